@@ -1,0 +1,1 @@
+"""Kozel: an online domino club — Goat, Donkey and their relatives."""

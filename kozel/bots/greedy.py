@@ -1,0 +1,124 @@
+"""``greedy``: a fast one-move heuristic, scored from the seat's own view only.
+
+It sheds heavy tiles and doubles early, keeps its suits varied and the ends followable, feeds
+its partner and starves the next opponent (from the values each seat is known to lack: it
+knocked or drew while they showed), and makes a fish only when its own hand is light.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kozel.core import (
+    DOUBLES_MASK,
+    FULL_MASK,
+    HIGH,
+    IS_DOUBLE,
+    LOW,
+    OTHER_HALF,
+    PIPS,
+    SUIT_MASK,
+    Draw,
+    Knock,
+    Move,
+    Play,
+    PlayDoubles,
+    pips_of,
+)
+from kozel.views import SeatView
+
+
+def lacking(view: SeatView) -> list[set[int]]:
+    """For each seat, the values it is known to have lacked: it knocked or drew while open
+    arms showed them (a drawn tile may have brought one since; the heuristic ignores that)."""
+    lacks: list[set[int]] = [set() for _ in view.hand_sizes]
+    ends: list[int] = [-1, -1, -1, -1]
+    closed = [False] * 4
+    spinner_rule = view.rules.spinner
+    spinner_seen = False
+    for seat, move, _ in view.history:
+        if isinstance(move, Draw | Knock):
+            lacks[seat].update(e for k, e in enumerate(ends) if e >= 0 and not closed[k])
+            continue
+        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
+        for play in plays:
+            assert isinstance(play, Play)
+            t = play.tile
+            if play.arm is None:
+                spinner_seen = spinner_rule and IS_DOUBLE[t]
+                ends = [LOW[t]] * 4 if spinner_seen else [LOW[t], HIGH[t], -1, -1]
+                continue
+            ends[play.arm] = OTHER_HALF[t][ends[play.arm]]
+            closed[play.arm] = closed[play.arm] or play.close
+            if spinner_rule and not spinner_seen and IS_DOUBLE[t]:
+                spinner_seen = True
+                ends[2] = ends[3] = ends[play.arm]
+    return lacks
+
+
+class GreedyBot:
+    level = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        lacks = lacking(view)
+        scored = [(self.score(view, move, lacks), i) for i, move in enumerate(moves)]
+        best = max(s for s, _ in scored)
+        ties = [i for s, i in scored if s >= best - 1e-9]
+        return moves[ties[int(self.rng.random() * len(ties))]]
+
+    def score(self, view: SeatView, move: Move, lacks: list[set[int]]) -> float:
+        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
+        hand = view.hand_mask
+        ends = [a.shows if not a.closed else -1 for a in view.arms] if view.arms else []
+        arm_index = {a.number: i for i, a in enumerate(view.arms)}
+        laid = 0
+        score = 0.0
+        for play in plays:
+            assert isinstance(play, Play)
+            t = play.tile
+            laid |= 1 << t
+            score += PIPS[t] + (3.0 if IS_DOUBLE[t] else 0.0)
+            if play.arm is None:
+                ends = [LOW[t], HIGH[t]]
+            elif play.arm in arm_index:
+                i = arm_index[play.arm]
+                ends[i] = -1 if play.close else OTHER_HALF[t][ends[i]]
+            else:  # arms 2 and 3 opened by a spinner laid in the same turn
+                ends.append(LOW[t])
+        rest = hand & ~laid
+        if not rest:
+            return 1000.0  # going out ends the round in our favour
+        score += 0.7 * sum(1 for v in range(7) if rest & SUIT_MASK[v])
+        open_ends = [e for e in ends if e >= 0]
+        score += 0.8 * sum(1 for e in set(open_ends) if rest & SUIT_MASK[e])
+
+        seats = len(view.hand_sizes)
+        me = view.seat if view.seat is not None else 0
+        nxt = (me + 1) % seats
+        teams = view.opts.teams
+        for e in set(open_ends):
+            if e in lacks[nxt]:
+                score += 1.5
+            if teams and e in lacks[(me + 2) % seats]:
+                score -= 1.0
+
+        table = view.table | laid
+        ignore = DOUBLES_MASK if view.opts.fish_ignores_double else 0
+        live = FULL_MASK & ~table & ~ignore
+        if all(not live & SUIT_MASK[e] for e in open_ends):  # this move makes a fish
+            unseen = FULL_MASK & ~table & ~rest
+            per_tile = pips_of(unseen) / max(1, unseen.bit_count())
+            mine = pips_of(rest)
+            others = [
+                view.hand_sizes[s] * per_tile
+                for s in range(seats)
+                if s != me and not (teams and s == (me + 2) % seats)
+            ]
+            score += 6.0 if mine < min(others, default=0.0) else -2.0 * mine
+        return score

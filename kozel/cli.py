@@ -1,0 +1,211 @@
+"""The ``kozel`` command line: games, simulate, replay, play, bench."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from kozel.core import InvalidOption
+from kozel.match import Match
+from kozel.notation import check_lines, dumps, record_of
+from kozel.rules import GAMES, Options, Ruleset, get_game
+
+app = typer.Typer(
+    help="Kozel: Goat («Козёл»), Donkey and their relatives — rules engine, bots, records.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+OptionArgs = Annotated[
+    list[str] | None,
+    typer.Option("-o", "--option", help="A game option as key=value (repeatable)."),
+]
+PresetArg = Annotated[
+    str | None, typer.Option("--preset", help="A named option set, e.g. goat-125 or yard.")
+]
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[Ruleset, Options]:
+    try:
+        rules = get_game(game)
+        return rules, rules.parse_options(options or [], preset)
+    except InvalidOption as e:
+        raise fail(str(e)) from None
+
+
+@app.command()
+def games() -> None:
+    """List the games, their options with defaults and allowed values, and presets."""
+    for rules in GAMES.values():
+        table = Table(title=f"{rules.id} — {rules.title}", title_justify="left")
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("allowed")
+        table.add_column("meaning")
+        for spec in rules.option_specs:
+            default = str(spec.default).lower() if spec.kind == "bool" else str(spec.default)
+            table.add_row(spec.name, default, spec.allowed(), spec.help)
+        out.print(table)
+        out.print(rules.summary)
+        for name, values in rules.presets.items():
+            settings = ", ".join(f"{k}={str(v).lower()}" for k, v in values.items())
+            out.print(f"  preset [bold]{name}[/]: {settings}")
+        out.print()
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="goat or donkey")],
+    option: OptionArgs = None,
+    preset: PresetArg = None,
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bot levels, one per seat (or one for all).")
+    ] = "random",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed: same seed, same games.")] = 0,
+    records: Annotated[
+        Path | None, typer.Option(help="Write every game as a kozel-record/1 line here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
+) -> None:
+    """Play complete games between computer players and summarise them."""
+    from kozel.bots import LEVELS
+    from kozel.simulate import simulate as run
+
+    rules, opts = resolve(game, option, preset)
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) == 1:
+        levels *= opts.players
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown:
+        raise fail(f"unknown bot {unknown[0]!r}; bots: {', '.join(LEVELS)}")
+    if len(levels) != opts.players:
+        raise fail(f"--bots lists {len(levels)} bots for {opts.players} players")
+    sink = records.open("w", encoding="utf-8") if records else None
+    labels = [f"bot:{lv}" for lv in levels]
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+
+    def on_game(match: Match, _seed: int) -> None:
+        if sink is not None:
+            sink.write(dumps(record_of(match, labels)) + "\n")
+        progress.advance(task)
+
+    with progress:
+        task = progress.add_task(f"{rules.id}", total=games)
+        start = time.perf_counter()
+        summary = run(rules, opts, levels, games, seed, on_game)
+        summary.seconds = time.perf_counter() - start
+    if sink is not None:
+        sink.close()
+    data = summary.to_json()
+    if as_json:
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    table = Table(title=f"{games} games of {rules.id}, seed {seed}", title_justify="left")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("games lost", justify="right")
+    table.add_column("mean charge / round", justify="right")
+    for seat, s in enumerate(data["seats"]):
+        table.add_row(
+            str(seat), s["bot"], str(s["games_lost"]), f"{s['mean_charge_per_round']:.3f}"
+        )
+    out.print(table)
+    out.print(
+        f"{data['rounds']} rounds, {data['moves']} moves in {data['seconds']:.2f} s "
+        f"({data['rounds_per_second']:,.0f} rounds/s)"
+    )
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A JSON Lines file of kozel-record/1 records.")],
+) -> None:
+    """Re-run every record through the rules; exit 1 naming each bad record's first error."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise fail(f"cannot read {file}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise fail(f"{file} is not UTF-8 text") from None
+    good = bad = rounds = 0
+    for report in check_lines(text.splitlines()):
+        if report.error is None:
+            good += 1
+            rounds += report.rounds
+        else:
+            bad += 1
+            out.print(
+                f"[red]line {report.line}:[/] {report.error}", highlight=False, soft_wrap=True
+            )
+    if good + bad == 0:
+        raise fail(f"{file} holds no records", 1)
+    colour = "green" if not bad else "red"
+    out.print(f"[{colour}]{good} records replay clean ({rounds} rounds), {bad} wrong[/]")
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="goat or donkey")] = "goat",
+    option: OptionArgs = None,
+    preset: PresetArg = None,
+    bots: Annotated[str, typer.Option(help="Level of the computer players.")] = "greedy",
+    seat: Annotated[int, typer.Option(help="Your seat (0 leads the seating).")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
+) -> None:
+    """Play in the terminal against computer players."""
+    from kozel.terminal import play_in_terminal
+
+    rules, opts = resolve(game, option, preset)
+    if not 0 <= seat < opts.players:
+        raise fail(f"--seat must be 0..{opts.players - 1}")
+    try:
+        play_in_terminal(rules, opts, bots, seat, seed, out)
+    except InvalidOption as e:
+        raise fail(str(e)) from None
+    except (KeyboardInterrupt, EOFError):
+        out.print("\nbye")
+
+
+@app.command()
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
+) -> None:
+    """Measure the engine: random 4-player Goat rounds per second on one core."""
+    from kozel.benchmark import engine_rounds_per_second
+
+    rate = engine_rounds_per_second(seconds)
+    if as_json:
+        sys.stdout.write(json.dumps({"engine_rounds_per_second": round(rate)}) + "\n")
+    else:
+        out.print(f"engine: {rate:,.0f} random 4-player Goat rounds/s")
+
+
+def main() -> None:
+    app()

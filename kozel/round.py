@@ -1,0 +1,489 @@
+"""One round: the deal, the turns, and how it ends (out, fish, or a timeout).
+
+:class:`Round` is a mutable state with ``legal_moves()`` and ``push(move)``. Moves are
+generated from the rules and ``push`` checks every move it is given, raising
+:class:`~kozel.core.IllegalMove` with the reason. The round knows nothing about scoring: that
+is :mod:`kozel.match`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations, product
+from typing import Literal, NamedTuple
+
+from kozel.core import (
+    DOUBLE_OF,
+    DOUBLES_MASK,
+    DRAW,
+    HIGH,
+    IS_DOUBLE,
+    KNOCK,
+    LEAD,
+    LOW,
+    MAX_ARMS,
+    OTHER_HALF,
+    PLAY,
+    PLAY_CLOSE,
+    SUIT_MASK,
+    TILE_COUNT,
+    TILE_NAMES,
+    Draw,
+    IllegalMove,
+    Knock,
+    Layout,
+    Move,
+    Play,
+    PlayDoubles,
+    Tile,
+    mask_of,
+    tiles_of,
+)
+from kozel.rules import HAND_SIZE, Options, Ruleset
+
+EndKind = Literal["out", "fish", "timeout"]
+
+
+class RoundEnd(NamedTuple):
+    """How a round ended: ``kind`` and the seat that went out, fished or timed out."""
+
+    kind: EndKind
+    seat: int
+
+
+Event = tuple[int, Move, Tile]
+"""One action of a round's history: ``(seat, move, drawn)``; ``drawn`` is the tile a
+:class:`~kozel.core.Draw` took, ``-1`` for other moves."""
+
+
+def _suit_table(first: Tile) -> list[int]:
+    """Packed counts for every subset of the 14 tiles from ``first``: 4 bits per suit 0..6
+    (a double counted once), and the number of doubles in bits 28..31."""
+    values = []
+    for t in range(first, first + 14):
+        packed = 1 << (4 * LOW[t])
+        packed += (1 << 28) if IS_DOUBLE[t] else 1 << (4 * HIGH[t])
+        values.append(packed)
+    table = [0] * (1 << 14)
+    for x in range(1, 1 << 14):
+        low = x & -x
+        table[x] = table[x ^ low] + values[low.bit_length() - 1]
+    return table
+
+
+_COUNTS_LOW, _COUNTS_HIGH = _suit_table(0), _suit_table(14)
+_SIX_OF_A_SUIT = 0x08888888  # set in a suit's field once 2 is added to a count of 6 or 7
+
+
+def needs_redeal(hand: int) -> bool:
+    """A hand with 5 or more doubles or 6 or more tiles of one suit is thrown in.
+
+    >>> needs_redeal(mask_of(DOUBLE_OF[v] for v in range(5)))
+    True
+    """
+    packed = _COUNTS_LOW[hand & 0x3FFF] + _COUNTS_HIGH[hand >> 14]
+    return packed >> 28 >= 5 or bool((packed + 0x02222222) & _SIX_OF_A_SUIT)
+
+
+class Deal:
+    """Hands as dealt (seat 0 first) and the bazaar in draw order; ``masks`` are the hands
+    as bitmasks."""
+
+    __slots__ = ("bazaar", "hands", "masks")
+
+    def __init__(self, hands: tuple[tuple[Tile, ...], ...], bazaar: tuple[Tile, ...]) -> None:
+        self.hands = hands
+        self.bazaar = bazaar
+        self.masks = tuple([sum(map(_BIT.__getitem__, h)) for h in hands])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deal) and self.hands == other.hands and self.bazaar == other.bazaar
+
+    def __hash__(self) -> int:
+        return hash((self.hands, self.bazaar))
+
+    def __repr__(self) -> str:
+        return f"Deal(hands={self.hands!r}, bazaar={self.bazaar!r})"
+
+    def validate(self, players: int) -> None:
+        """Raise ``ValueError`` unless this is a deal of the whole set to ``players`` hands."""
+        if len(self.hands) != players:
+            raise ValueError(f"the deal has {len(self.hands)} hands for {players} players")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != HAND_SIZE:
+                raise ValueError(f"hand {seat} has {len(hand)} tiles, not {HAND_SIZE}")
+        every = Counter(t for hand in (*self.hands, self.bazaar) for t in hand)
+        if len(every) != TILE_COUNT or max(every.values()) > 1:
+            twice = sorted(t for t, n in every.items() if n > 1)
+            missing = sorted(set(range(TILE_COUNT)) - set(every))
+            problems = []
+            if twice:
+                problems.append("twice: " + " ".join(TILE_NAMES[t] for t in twice))
+            if missing:
+                problems.append("missing: " + " ".join(TILE_NAMES[t] for t in missing))
+            raise ValueError("the deal is not the 28-tile set (" + "; ".join(problems) + ")")
+
+    def needs_redeal(self) -> bool:
+        """True when some hand must be thrown in (:func:`needs_redeal`)."""
+        return any(needs_redeal(mask) for mask in self.masks)
+
+
+def deal_tiles(rng: random.Random, players: int) -> tuple[Deal, int]:
+    """Shuffle and deal until no hand needs a redeal; return the deal and the redeal count."""
+    redeals = 0
+    tiles = list(range(TILE_COUNT))
+    cut = players * HAND_SIZE
+    while True:
+        rng.shuffle(tiles)
+        deal = Deal(
+            tuple([tuple(tiles[i : i + HAND_SIZE]) for i in range(0, cut, HAND_SIZE)]),
+            tuple(tiles[cut:]),
+        )
+        if not deal.needs_redeal():
+            return deal, redeals
+        redeals += 1
+
+
+_BIT: tuple[int, ...] = tuple(1 << t for t in range(TILE_COUNT))
+_PLAY_BY_BIT: tuple[dict[int, Play], ...] = tuple(
+    {1 << t: PLAY[t][k] for t in range(TILE_COUNT)} for k in range(MAX_ARMS)
+)
+
+
+class Round:
+    """The state of one round, from the first tile to its end."""
+
+    __slots__ = (
+        "_arms",
+        "_dead",
+        "_line",
+        "_no_fit_at",
+        "deal",
+        "drawable",
+        "drawn",
+        "end",
+        "first_tile",
+        "hands",
+        "history",
+        "last_tile",
+        "layout",
+        "lead_mask",
+        "leader",
+        "opts",
+        "players",
+        "rules",
+        "turn",
+    )
+
+    def __init__(
+        self, rules: Ruleset, opts: Options, deal: Deal, leader: int, lead_mask: int
+    ) -> None:
+        self.rules = rules
+        self.opts = opts
+        self.players = opts.players
+        self.deal = deal
+        self.hands: list[int] = list(deal.masks)
+        reserve = min(opts.bazaar_reserve, len(deal.bazaar))
+        self.drawable = len(deal.bazaar) - reserve
+        self.drawn = 0
+        self._dead = mask_of(deal.bazaar[self.drawable :]) | (
+            DOUBLES_MASK if opts.fish_ignores_double else 0
+        )
+        """Tiles that never hold a fish open: the reserve, and doubles when they are ignored."""
+        self._line = not (rules.spinner or rules.closing or rules.multi_doubles)
+        self._arms = range(MAX_ARMS if rules.spinner else 2)
+        self._no_fit_at = -1
+        self.layout = Layout()
+        self.leader = leader
+        self.turn = leader
+        self.lead_mask = lead_mask & self.hands[leader]
+        self.history: list[Event] = []
+        self.end: RoundEnd | None = None
+        self.first_tile: Tile = -1
+        self.last_tile: Tile = -1
+
+    # --- reading the state ----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def bazaar_left(self) -> int:
+        """Tiles that can still be drawn (the reserve not included)."""
+        return self.drawable - self.drawn
+
+    @property
+    def reserve(self) -> int:
+        return len(self.deal.bazaar) - self.drawable
+
+    def fitting(self, hand: int) -> int:
+        """The tiles of ``hand`` that fit some open arm (all of them before the first tile)."""
+        layout = self.layout
+        if layout.first < 0:
+            return hand & self.lead_mask
+        ends, closed = layout.ends, layout.closed
+        suits = 0
+        for k in self._arms:
+            e = ends[k]
+            if e >= 0 and not closed[k]:
+                suits |= SUIT_MASK[e]
+        return hand & suits
+
+    def counts(self) -> list[int]:
+        """Each seat's hand count now (special values applied)."""
+        return [self.rules.hand_count(h, self.opts) for h in self.hands]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move (empty once the round is over)."""
+        if self.end is not None:
+            return []
+        hand = self.hands[self.turn]
+        layout = self.layout
+        if layout.first < 0:
+            return [LEAD[t] for t in tiles_of(self.lead_mask)]
+        moves: list[Move] = []
+        ends = layout.ends
+        if self._line:  # the hot path of the line games: two arms, one tile a turn
+            m = hand & SUIT_MASK[ends[0]]
+            while m:
+                low = m & -m
+                moves.append(_PLAY_BY_BIT[0][low])
+                m ^= low
+            m = hand & SUIT_MASK[ends[1]]
+            while m:
+                low = m & -m
+                moves.append(_PLAY_BY_BIT[1][low])
+                m ^= low
+        else:
+            closed, closing = layout.closed, self.rules.closing
+            for k in self._arms:
+                e = ends[k]
+                if e < 0 or closed[k]:
+                    continue
+                m = hand & SUIT_MASK[e]
+                while m:
+                    low = m & -m
+                    t = low.bit_length() - 1
+                    moves.append(PLAY[t][k])
+                    if closing and IS_DOUBLE[t]:
+                        moves.append(PLAY_CLOSE[t][k])
+                    m ^= low
+            if moves and self.rules.multi_doubles:
+                moves.extend(self._double_sets(hand))
+        if moves:
+            return moves
+        self._no_fit_at = len(self.history)
+        return [DRAW] if self.drawn < self.drawable else [KNOCK]
+
+    def _double_sets(self, hand: int) -> list[Move]:
+        """Every way to lay two or more doubles at once, one per arm (arms ascending)."""
+        layout = self.layout
+        options = []
+        for k in self._arms:
+            e = layout.ends[k]
+            if e >= 0 and not layout.closed[k] and hand >> DOUBLE_OF[e] & 1:
+                options.append((k, DOUBLE_OF[e]))
+        sets: list[Move] = []
+        for size in range(2, len(options) + 1):
+            for chosen in combinations(options, size):
+                if len({t for _, t in chosen}) < size:
+                    continue
+                for closes in product((False, True), repeat=size):
+                    sets.append(
+                        PlayDoubles(
+                            tuple(Play(t, k, c) for (k, t), c in zip(chosen, closes, strict=True))
+                        )
+                    )
+        return sets
+
+    # --- changing the state ---------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Apply ``move`` for the seat to move, or raise ``IllegalMove`` saying why."""
+        if self.end is not None:
+            raise IllegalMove("the round is over")
+        kind = type(move)
+        seat = self.turn
+        if kind is Play:
+            assert isinstance(move, Play)
+            t, arm = move.tile, move.arm
+            layout = self.layout
+            ends = layout.ends
+            if (
+                type(arm) is int
+                and 0 <= arm < MAX_ARMS
+                and not move.close
+                and layout.first >= 0
+                and 0 <= t < TILE_COUNT
+                and self.hands[seat] >> t & 1
+                and ends[arm] >= 0
+                and not layout.closed[arm]
+                and OTHER_HALF[t][ends[arm]] >= 0
+            ):
+                # The common case, a plain tile that fits an open arm, is checked and laid
+                # inline: this is the engine's hot path.
+                bit = 1 << t
+                hand = self.hands[seat] ^ bit
+                self.hands[seat] = hand
+                e = ends[arm] = OTHER_HALF[t][ends[arm]]
+                layout.table |= bit
+                if not self._line and layout.spinner < 0 and IS_DOUBLE[t] and self.rules.spinner:
+                    layout.spinner = t
+                    ends[2] = ends[3] = e
+                self.last_tile = t
+                self.history.append((seat, move, -1))
+                if not hand:
+                    self.end = RoundEnd("out", seat)
+                elif not SUIT_MASK[e] & ~(layout.table | self._dead) and self.blocked():
+                    self.end = RoundEnd("fish", seat)
+                else:
+                    self.turn = (seat + 1) % self.players
+            else:
+                self._check_play(move, self.hands[seat], ends, layout.closed)
+                self._lay(move)
+                self._after_lay(move)
+        elif kind is Knock:
+            if self._no_fit_at != len(self.history):
+                self._check_no_fit("knock")
+            if self.drawn < self.drawable:
+                raise IllegalMove(
+                    f"you cannot knock: {self.bazaar_left} tiles are left in the bazaar, draw"
+                )
+            self.history.append((seat, move, -1))
+            self.turn = (seat + 1) % self.players
+        elif kind is Draw:
+            if self._no_fit_at != len(self.history):
+                self._check_no_fit("draw")
+            if self.drawn >= self.drawable:
+                raise IllegalMove("the bazaar is empty: nothing left to draw")
+            drawn = self.deal.bazaar[self.drawn]
+            self.drawn += 1
+            self.hands[seat] |= 1 << drawn
+            self.history.append((seat, move, drawn))
+        elif kind is PlayDoubles:
+            assert isinstance(move, PlayDoubles)
+            self._check_doubles(move)
+            for play in move.plays:
+                self._lay(play)
+            self._after_lay(move)
+        else:
+            raise IllegalMove(f"{move!r} is not a move")
+
+    def interrupt(self, seat: int) -> None:
+        """End the round because ``seat``, the seat to move, ran out of time."""
+        if self.end is not None:
+            raise IllegalMove("the round is over")
+        if seat != self.turn:
+            raise IllegalMove(f"only the seat to move can time out; it is seat {self.turn}")
+        self.end = RoundEnd("timeout", seat)
+
+    def _lay(self, play: Play) -> None:
+        t = play.tile
+        self.hands[self.turn] ^= 1 << t
+        layout = self.layout
+        if layout.first < 0:
+            layout.lead(t, self.rules.spinner)
+            self.first_tile = t
+        else:
+            assert play.arm is not None
+            layout.attach(t, play.arm, play.close, self.rules.spinner)
+        self.last_tile = t
+
+    def _after_lay(self, move: Move) -> None:
+        seat = self.turn
+        self.history.append((seat, move, -1))
+        if not self.hands[seat]:
+            self.end = RoundEnd("out", seat)
+        elif self.blocked():
+            self.end = RoundEnd("fish", seat)
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def blocked(self) -> bool:
+        """True when no tile that can still come into play fits an open arm (a fish)."""
+        layout = self.layout
+        live = ~(layout.table | self._dead)
+        ends, closed = layout.ends, layout.closed
+        for k in self._arms:
+            e = ends[k]
+            if e >= 0 and not closed[k] and live & SUIT_MASK[e]:
+                return False
+        return True
+
+    # --- checks with reasons --------------------------------------------------------------
+
+    def _check_play(self, play: Play, hand: int, ends: list[int], closed: list[bool]) -> None:
+        t = play.tile
+        if not (isinstance(t, int) and 0 <= t < TILE_COUNT):
+            raise IllegalMove(f"{t!r} is not a tile")
+        name = TILE_NAMES[t]
+        if not hand >> t & 1:
+            raise IllegalMove(f"seat {self.turn} does not hold {name}")
+        if self.layout.first < 0:
+            if play.arm is not None:
+                raise IllegalMove("the first tile of a round is laid without an arm")
+            if play.close:
+                raise IllegalMove("the first tile of a round is never closed")
+            if not self.lead_mask >> t & 1:
+                allowed = " or ".join(TILE_NAMES[x] for x in tiles_of(self.lead_mask))
+                raise IllegalMove(f"{name} may not lead this round; lead {allowed}")
+            return
+        arm = play.arm
+        if arm is None:
+            raise IllegalMove(f"{name} needs an arm: the layout is already started")
+        if not (type(arm) is int and arm in self._arms and ends[arm] >= 0):
+            open_arms = ", ".join(str(k) for k in self._arms if ends[k] >= 0)
+            raise IllegalMove(f"there is no open arm {arm}; arms are {open_arms}")
+        if closed[arm]:
+            raise IllegalMove(f"arm {arm} is closed")
+        if OTHER_HALF[t][ends[arm]] < 0:
+            raise IllegalMove(f"{name} does not fit arm {arm}, which shows {ends[arm]}")
+        if play.close:
+            if not self.rules.closing:
+                raise IllegalMove(f"{self.rules.id} has no closing of arms")
+            if not IS_DOUBLE[t]:
+                raise IllegalMove(f"only a double can close an arm; {name} is not a double")
+
+    def _check_no_fit(self, action: str) -> None:
+        fit = self.fitting(self.hands[self.turn])
+        if fit:
+            names = ", ".join(TILE_NAMES[t] for t in tiles_of(fit))
+            raise IllegalMove(f"you cannot {action}: {names} fits, so you must play")
+
+    def _check_doubles(self, move: PlayDoubles) -> None:
+        if not self.rules.multi_doubles:
+            raise IllegalMove(f"{self.rules.id} allows one tile per turn")
+        plays = move.plays
+        if not 2 <= len(plays) <= MAX_ARMS:
+            raise IllegalMove(f"several doubles means 2 to 4 doubles, not {len(plays)}")
+        if self.layout.first < 0:
+            raise IllegalMove("the first tile of a round is a single tile")
+        hand = self.hands[self.turn]
+        scratch = self.layout.copy()
+        arms: set[int | None] = set()
+        for play in plays:
+            t = play.tile
+            if not (isinstance(t, int) and 0 <= t < TILE_COUNT and IS_DOUBLE[t]):
+                name = TILE_NAMES[t] if isinstance(t, int) and 0 <= t < TILE_COUNT else repr(t)
+                raise IllegalMove(f"{name} is not a double: only doubles go several at once")
+            if play.arm in arms:
+                raise IllegalMove(f"two doubles on arm {play.arm}: one double per arm")
+            arms.add(play.arm)
+            self._check_play(play, hand, scratch.ends, scratch.closed)
+            hand &= ~(1 << play.tile)
+            assert play.arm is not None
+            scratch.attach(play.tile, play.arm, play.close, self.rules.spinner)
+
+    # --- copies ---------------------------------------------------------------------------
+
+    def copy(self) -> Round:
+        """An independent copy (for search)."""
+        other = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.layout = self.layout.copy()
+        other.history = self.history[:]
+        return other

@@ -1,0 +1,204 @@
+"""What one seat (or a spectator) may see of a game: the only way bots and clients see it.
+
+A :class:`SeatView` holds the seat's own hand, the other seats' tile counts, the bazaar's size,
+the layout, the public history (another seat's draws show as a draw without the tile), the
+score sheet, pending eggs and whose turn it is. It never holds another hand's tile or the
+bazaar order; ``tests/test_views.py`` proves that over thousands of random games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kozel.core import (
+    TILE_NAMES,
+    Draw,
+    Knock,
+    Move,
+    Play,
+    PlayDoubles,
+    Tile,
+    tiles_of,
+)
+from kozel.match import Account, Match
+from kozel.round import Round
+from kozel.rules import Options, Ruleset
+
+PublicEvent = tuple[int, Move, Tile]
+"""``(seat, move, drawn)`` where ``drawn`` is the tile only for the viewer's own draws, else -1."""
+
+
+@dataclass(frozen=True)
+class ArmView:
+    number: int
+    shows: int
+    closed: bool
+    tiles: tuple[Tile, ...]
+    """Tiles laid on this arm, from the first tile outwards."""
+
+
+@dataclass(frozen=True)
+class LastRound:
+    """How the previous round ended: public once it is over (counts, not tiles)."""
+
+    kind: str
+    seat: int
+    counts: tuple[int, ...]
+    charged: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's view of a game (``seat`` is ``None`` for a spectator)."""
+
+    rules: Ruleset
+    opts: Options
+    seat: int | None
+    hand: tuple[Tile, ...]
+    hand_sizes: tuple[int, ...]
+    bazaar_left: int
+    reserve: int
+    first_tile: Tile
+    spinner: Tile
+    arms: tuple[ArmView, ...]
+    table: int
+    """Bitmask of the tiles on the table."""
+    history: tuple[PublicEvent, ...]
+    leader: int
+    turn: int | None
+    round_number: int
+    sheet: tuple[Account, ...]
+    eggs: int
+    legal_moves: tuple[Move, ...]
+    last_round: LastRound | None
+    over: bool
+
+    @property
+    def hand_mask(self) -> int:
+        mask = 0
+        for t in self.hand:
+            mask |= 1 << t
+        return mask
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (what a client receives)."""
+        return {
+            "game": self.rules.id,
+            "options": self.rules.options_dict(self.opts),
+            "seat": self.seat,
+            "hand": [TILE_NAMES[t] for t in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "bazaar_left": self.bazaar_left,
+            "reserve": self.reserve,
+            "layout": {
+                "first": TILE_NAMES[self.first_tile] if self.first_tile >= 0 else None,
+                "spinner": TILE_NAMES[self.spinner] if self.spinner >= 0 else None,
+                "arms": [
+                    {
+                        "arm": a.number,
+                        "shows": a.shows,
+                        "closed": a.closed,
+                        "tiles": [TILE_NAMES[t] for t in a.tiles],
+                    }
+                    for a in self.arms
+                ],
+            },
+            "history": [event_to_dict(seat, move, drawn) for seat, move, drawn in self.history],
+            "leader": self.leader,
+            "turn": self.turn,
+            "round": self.round_number,
+            "sheet": [a.to_dict() for a in self.sheet],
+            "eggs": self.eggs,
+            "legal_moves": [move_to_dict(m) for m in self.legal_moves],
+            "last_round": None
+            if self.last_round is None
+            else {
+                "end": {"kind": self.last_round.kind, "seat": self.last_round.seat},
+                "counts": list(self.last_round.counts),
+                "charged": list(self.last_round.charged),
+            },
+            "over": self.over,
+        }
+
+
+def move_to_dict(move: Move) -> dict[str, Any]:
+    """A move as the record writes it (without the seat)."""
+    if isinstance(move, Play):
+        out: dict[str, Any] = {"play": TILE_NAMES[move.tile]}
+        if move.arm is not None:
+            out["arm"] = move.arm
+        if move.close:
+            out["close"] = True
+        return out
+    if isinstance(move, PlayDoubles):
+        return {
+            "doubles": [
+                {"tile": TILE_NAMES[p.tile], "arm": p.arm, "close": p.close} for p in move.plays
+            ]
+        }
+    if isinstance(move, Draw):
+        return {"draw": True}
+    assert isinstance(move, Knock)
+    return {"knock": True}
+
+
+def event_to_dict(seat: int, move: Move, drawn: Tile) -> dict[str, Any]:
+    """One history entry; a draw shows its tile only when ``drawn`` is known (``>= 0``)."""
+    out = {"seat": seat, **move_to_dict(move)}
+    if isinstance(move, Draw) and drawn >= 0:
+        out["draw"] = TILE_NAMES[drawn]
+    return out
+
+
+def arm_chains(rnd: Round) -> list[list[Tile]]:
+    """The tiles laid on each arm, in order, rebuilt from the round's history."""
+    chains: list[list[Tile]] = [[], [], [], []]
+    for _, move, _ in rnd.history:
+        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
+        for play in plays:
+            if isinstance(play, Play) and play.arm is not None:
+                chains[play.arm].append(play.tile)
+    return chains
+
+
+def view_for(match: Match, seat: int | None) -> SeatView:
+    """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all)."""
+    rnd = match.round
+    layout = rnd.layout
+    chains = arm_chains(rnd)
+    arms = tuple(
+        ArmView(k, layout.ends[k], layout.closed[k], tuple(chains[k]))
+        for k in range(len(layout.ends))
+        if layout.ends[k] >= 0
+    )
+    history = tuple((s, move, drawn if s == seat else -1) for s, move, drawn in rnd.history)
+    own_turn = seat is not None and not match.over and not rnd.over and rnd.turn == seat
+    last = None
+    if match.results:
+        result = match.results[-1]
+        last = LastRound(
+            result.end.kind, result.end.seat, tuple(result.counts), tuple(result.charged)
+        )
+    return SeatView(
+        rules=match.rules,
+        opts=match.opts,
+        seat=seat,
+        hand=tuple(tiles_of(rnd.hands[seat])) if seat is not None else (),
+        hand_sizes=tuple(h.bit_count() for h in rnd.hands),
+        bazaar_left=rnd.bazaar_left,
+        reserve=rnd.reserve,
+        first_tile=layout.first,
+        spinner=layout.spinner,
+        arms=arms,
+        table=layout.table,
+        history=history,
+        leader=rnd.leader,
+        turn=None if rnd.over else rnd.turn,
+        round_number=len(match.results) + (0 if rnd.over else 1),
+        sheet=tuple(match.sheet),
+        eggs=match.eggs,
+        legal_moves=tuple(rnd.legal_moves()) if own_turn else (),
+        last_round=last,
+        over=match.over,
+    )
