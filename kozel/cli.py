@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -159,7 +160,9 @@ def replay(
         else:
             bad += 1
             out.print(
-                f"[red]line {report.line}:[/] {report.error}", highlight=False, soft_wrap=True
+                f"[red]line {report.line}:[/] {escape(report.error)}",
+                highlight=False,
+                soft_wrap=True,
             )
     if good + bad == 0:
         raise fail(f"{file} holds no records", 1)
