@@ -1,0 +1,101 @@
+"""The kozel command line: games, simulate, replay, bench."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kozel.cli import app
+
+runner = CliRunner()
+
+
+def test_games_lists_options_and_presets() -> None:
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for word in ("goat", "donkey", "fish_mode", "own_to_loser", "bazaar_reserve", "goat-125"):
+        assert word in result.output
+
+
+def _simulate(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["simulate", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+def test_simulate_json_is_reproducible() -> None:
+    one = _simulate("goat", "--games", "5", "--seed", "11", "--bots", "greedy,random,random,random")
+    two = _simulate("goat", "--games", "5", "--seed", "11", "--bots", "greedy,random,random,random")
+    for data in (one, two):
+        data.pop("seconds")
+        data.pop("rounds_per_second")
+    assert one == two
+    assert set(one) == {"game", "options", "games", "rounds", "moves", "seats"}
+    seats = one["seats"]
+    assert isinstance(seats, list) and [s["bot"] for s in seats] == [
+        "greedy",
+        "random",
+        "random",
+        "random",
+    ]
+    assert sum(s["games_lost"] for s in seats) >= 5
+
+
+def test_simulated_records_replay_clean(tmp_path: Path) -> None:
+    for game, options in [
+        ("goat", ["-o", "players=2", "-o", "bazaar_reserve=2"]),
+        ("goat", ["--preset", "yard"]),
+        ("donkey", ["-o", "players=3", "-o", "fish_mode=all_to_loser"]),
+        ("donkey", ["-o", "teams=true"]),
+    ]:
+        path = tmp_path / f"{game}.jsonl"
+        result = runner.invoke(
+            app, ["simulate", game, *options, "-n", "4", "--records", str(path), "--bots", "greedy"]
+        )
+        assert result.exit_code == 0, result.output
+        assert len(path.read_text().splitlines()) == 4
+        checked = runner.invoke(app, ["replay", str(path)])
+        assert checked.exit_code == 0, checked.output
+        assert "4 records replay clean" in checked.output
+
+
+def test_replay_names_bad_lines(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    runner.invoke(app, ["simulate", "goat", "-n", "2", "--records", str(good)])
+    lines = good.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["rounds"][0]["counts"][0] += 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([lines[0], json.dumps(record), "[oops"]) + "\n")
+    result = runner.invoke(app, ["replay", str(bad)], env={"COLUMNS": "300"})
+    assert result.exit_code == 1
+    assert "line 2: round 1: counts is [" in result.output
+    assert "line 3: not valid JSON" in result.output
+    assert "1 records replay clean" in result.output and "2 wrong" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_of_a_missing_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 2
+    assert "cannot read" in result.output and "Traceback" not in result.output
+
+
+def test_bad_options_and_bots_are_explained() -> None:
+    result = runner.invoke(app, ["simulate", "goat", "-o", "fish_mode=fast"])
+    assert result.exit_code == 2 and "must be one of everyone" in result.output
+    result = runner.invoke(app, ["simulate", "goat", "--bots", "random,random"])
+    assert result.exit_code == 2 and "--bots lists 2 bots for 4 players" in result.output
+    result = runner.invoke(app, ["simulate", "goat", "--bots", "genius"])
+    assert result.exit_code == 2 and "unknown bot 'genius'" in result.output
+    result = runner.invoke(app, ["simulate", "poker"])
+    assert result.exit_code == 2 and "unknown game 'poker'" in result.output
+
+
+def test_bench_json() -> None:
+    result = runner.invoke(app, ["bench", "--json", "--seconds", "0.2"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["engine_rounds_per_second"] > 0

@@ -1,0 +1,82 @@
+"""Options are validated with errors that name the valid values; tiles parse strictly."""
+
+from __future__ import annotations
+
+import pytest
+
+from kozel.core import InvalidOption, parse_tile, tile_str
+from kozel.rules import DONKEY, GOAT, get_game
+
+
+def test_defaults() -> None:
+    goat = GOAT.options()
+    assert (goat.players, goat.fish_mode, goat.fish_ignores_double, goat.loss_limit) == (
+        4,
+        "everyone",
+        True,
+        101,
+    )
+    donkey = DONKEY.options()
+    assert (donkey.fish_mode, donkey.fish_ignores_double) == ("own_to_loser", False)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"players": 5}, "option 'players' must be one of 2, 3, 4; got 5"),
+        ({"players": "4"}, "option 'players' must be 2, 3, 4; got '4'"),
+        ({"teams": "yes"}, "option 'teams' must be true or false; got 'yes'"),
+        ({"fish_mode": "fast"}, "must be one of everyone, all_to_loser, own_to_loser"),
+        ({"bazaar_reserve": 3}, "option 'bazaar_reserve' must be one of 0, 1, 2; got 3"),
+        ({"open_threshold": 0}, "option 'open_threshold' must be an integer >= 1; got 0"),
+        ({"loss_limit": True}, "option 'loss_limit' must be an integer >= 1; got True"),
+        ({"colour": 1}, "goat has no option 'colour'; its options are players, teams"),
+        ({"teams": True, "players": 3}, "teams needs players = 4; got players = 3"),
+        ({"lead_by": "winner_partner"}, "lead_by = winner_partner needs teams = true"),
+        ({"special_doubles": True}, "special_doubles needs teams = true"),
+    ],
+)
+def test_bad_options_are_explained(raw: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidOption) as caught:
+        GOAT.options(raw)
+    assert message in str(caught.value)
+
+
+def test_donkey_has_no_special_doubles() -> None:
+    with pytest.raises(InvalidOption, match="donkey has no option 'special_doubles'"):
+        DONKEY.options({"special_doubles": False})
+
+
+def test_command_line_values_are_parsed() -> None:
+    opts = GOAT.parse_options(["players=2", "fish_ignores_double=no", "loss_limit=150"])
+    assert (opts.players, opts.fish_ignores_double, opts.loss_limit) == (2, False, 150)
+    with pytest.raises(InvalidOption, match="expected key=value"):
+        GOAT.parse_options(["players"])
+    with pytest.raises(InvalidOption, match="must be an integer >= 1; got 'many'"):
+        GOAT.parse_options(["loss_limit=many"])
+
+
+def test_presets() -> None:
+    g125 = GOAT.parse_options([], "goat-125")
+    assert (g125.bazaar_reserve, g125.open_threshold, g125.fish_mode, g125.loss_limit) == (
+        1,
+        25,
+        "all_to_loser",
+        125,
+    )
+    yard = GOAT.parse_options([], "yard")
+    assert yard.teams and yard.special_doubles and yard.lead_by == "winner_partner"
+    with pytest.raises(InvalidOption, match="presets: goat-125, yard"):
+        GOAT.parse_options([], "nope")
+
+
+def test_unknown_game() -> None:
+    with pytest.raises(InvalidOption, match="unknown game 'chess'; games: goat, donkey"):
+        get_game("chess")
+
+
+def test_tiles_are_written_low_half_first() -> None:
+    assert tile_str(parse_tile("0-6")) == "0-6"
+    for bad in ("6-0", "7-1", "2_5", "25", "", "1-1-1"):
+        with pytest.raises(ValueError):
+            parse_tile(bad)
