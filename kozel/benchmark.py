@@ -23,7 +23,7 @@ def engine_rounds_per_second(
     while True:
         for _ in range(100):
             deal, _redeals = deal_tiles(rng, players)
-            leader, first = rules.first_leader(list(deal.masks))
+            leader, first = rules.first_leader(deal.masks)
             rnd = Round(rules, opts, deal, leader, 1 << first)
             while rnd.end is None:
                 moves = rnd.legal_moves()

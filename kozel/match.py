@@ -239,7 +239,7 @@ class Match:
                     "this deal must be thrown in: a hand has 5+ doubles or 6+ of a suit"
                 )
         self.redeals = redeals
-        hands = list(deal.masks)
+        hands = deal.masks
         if not self.results:
             leader, first = self.rules.first_leader(hands)
             lead_mask = 1 << first

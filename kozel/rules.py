@@ -14,7 +14,7 @@ kozel.core.InvalidOption: option 'players' must be one of 2, 3, 4; got 5
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
@@ -27,7 +27,7 @@ from kozel.core import (
     TILE_COUNT,
     InvalidOption,
     Tile,
-    tiles_of,
+    pips_of,
 )
 
 OptionValue = int | bool | str
@@ -197,6 +197,11 @@ class Ruleset:
     multi_doubles: bool = False
     presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
 
+    @property
+    def line(self) -> bool:
+        """True for a plain line game: two arms, one tile a turn, no closing."""
+        return not (self.spinner or self.closing or self.multi_doubles)
+
     def spec(self, name: str) -> OptionSpec:
         for spec in self.option_specs:
             if spec.name == name:
@@ -254,7 +259,7 @@ class Ruleset:
         if opts.special_doubles and not opts.teams:
             raise InvalidOption("special_doubles needs teams = true")
 
-    def first_leader(self, hands: list[int]) -> tuple[int, Tile]:
+    def first_leader(self, hands: Sequence[int]) -> tuple[int, Tile]:
         """The seat that leads the first round of a game, and the tile it must lead."""
         for t in self.first_lead_order:
             for seat, hand in enumerate(hands):
@@ -268,7 +273,7 @@ class Ruleset:
             return 25 if opts.special_doubles else opts.lone_zero_value
         if hand == 1 << DOUBLE_OF[6] and opts.special_doubles:
             return 50
-        return sum(PIPS[t] for t in tiles_of(hand))
+        return pips_of(hand)
 
     def lead_mask(self, hand: int, opts: Options) -> int:
         """Tiles a later round's leader may lead (Yard Goat: a double when he has one)."""
