@@ -287,12 +287,20 @@ class Round:
                 moves.extend(self._double_sets(hand))
         if moves:
             return moves
+        # Remember that nothing fits in this position (the history grows with every move), so
+        # that pushing the draw or knock just offered skips checking it again.
         self._no_fit_at = len(self.history)
         return [DRAW] if self.drawn < self.drawable else [KNOCK]
 
     def _double_sets(self, hand: int) -> list[Move]:
-        """Every way to lay two or more doubles at once, one per arm (arms ascending)."""
+        """Every way to lay two or more doubles at once, one per arm.
+
+        Once a spinner is down the order of the doubles changes nothing, so each set is
+        listed once, arms ascending (``push`` accepts any order that is legal as laid).
+        Before it, the first double laid becomes the spinner: the line has two arms, so a
+        pair is listed in both orders."""
         layout = self.layout
+        both_orders = self.rules.spinner and layout.spinner < 0
         options = []
         for k in self._arms:
             e = layout.ends[k]
@@ -304,11 +312,10 @@ class Round:
                 if len({t for _, t in chosen}) < size:
                     continue
                 for closes in product((False, True), repeat=size):
-                    sets.append(
-                        PlayDoubles(
-                            tuple(Play(t, k, c) for (k, t), c in zip(chosen, closes, strict=True))
-                        )
-                    )
+                    plays = tuple(Play(t, k, c) for (k, t), c in zip(chosen, closes, strict=True))
+                    sets.append(PlayDoubles(plays))
+                    if both_orders:
+                        sets.append(PlayDoubles(plays[::-1]))
         return sets
 
     # --- changing the state ---------------------------------------------------------------
