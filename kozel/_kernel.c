@@ -1,0 +1,628 @@
+/*
+ * kozel._kernel: the playout kernel for the computer players.
+ *
+ * It plays rounds of the Goat family and Donkey from a given (determinized) position to their
+ * end, exactly as kozel.round.Round does: the same legal moves in the same order, the same
+ * out / fish detection, the same counts. tests/test_kernel.py plays seeded rounds through both
+ * and compares every move and every count.
+ *
+ * Tiles are 0..27 in the order 0-0, 0-1, ..., 0-6, 1-1, ..., 6-6; hands are 28-bit masks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TILES 28
+#define MAX_ARMS 4
+#define MAX_MOVES 512
+
+static int LOW[TILES], HIGH[TILES], PIPS[TILES], IS_DOUBLE[TILES];
+static int OTHER[TILES][7];
+static uint32_t SUIT[7];
+static int DOUBLE_OF[7];
+static uint32_t DOUBLES;
+
+static void init_tables(void) {
+    int t = 0;
+    DOUBLES = 0;
+    for (int v = 0; v < 7; v++) SUIT[v] = 0;
+    for (int a = 0; a <= 6; a++) {
+        for (int b = a; b <= 6; b++) {
+            LOW[t] = a;
+            HIGH[t] = b;
+            PIPS[t] = a + b;
+            IS_DOUBLE[t] = a == b;
+            if (a == b) {
+                DOUBLES |= 1u << t;
+                DOUBLE_OF[a] = t;
+            }
+            for (int v = 0; v < 7; v++) OTHER[t][v] = v == a ? b : (v == b ? a : -1);
+            SUIT[a] |= 1u << t;
+            SUIT[b] |= 1u << t;
+            t++;
+        }
+    }
+}
+
+/* --- random numbers: splitmix64, reproduced by kozel.bots.kernel.SplitMix ------------- */
+
+static inline uint64_t next_random(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* --- the round ------------------------------------------------------------------------- */
+
+enum { PLAY = 0, DOUBLES_MOVE = 1, DRAW = 2, KNOCK = 3 };
+enum { END_NONE = 0, END_OUT = 1, END_FISH = 2 };
+
+typedef struct {
+    uint8_t kind, n;
+    int8_t tile[4], arm[4];
+    uint8_t close[4];
+} Move;
+
+typedef struct {
+    int players;
+    int spinner_rule, closing, multi;
+    uint32_t hands[4];
+    int8_t bazaar[TILES];
+    int drawable, drawn;
+    uint32_t table, dead, lead_mask;
+    int ends[MAX_ARMS], closed[MAX_ARMS];
+    int spinner, first;
+    int turn;
+    int first_tile, last_tile;
+    int end_kind, end_seat;
+} State;
+
+static inline int n_arms(const State *s) { return s->spinner_rule ? 4 : 2; }
+
+static inline int lowest(uint32_t m) { return __builtin_ctz(m); }
+
+static int generate(const State *s, Move *out) {
+    if (s->end_kind != END_NONE) return 0;
+    uint32_t hand = s->hands[s->turn];
+    int n = 0;
+    if (s->first < 0) {
+        for (uint32_t m = s->lead_mask; m; m &= m - 1) {
+            Move *mv = &out[n++];
+            mv->kind = PLAY;
+            mv->n = 1;
+            mv->tile[0] = (int8_t)lowest(m);
+            mv->arm[0] = -1;
+            mv->close[0] = 0;
+        }
+        return n;
+    }
+    int arms = n_arms(s);
+    for (int k = 0; k < arms; k++) {
+        int e = s->ends[k];
+        if (e < 0 || s->closed[k]) continue;
+        for (uint32_t m = hand & SUIT[e]; m; m &= m - 1) {
+            int t = lowest(m);
+            Move *mv = &out[n++];
+            mv->kind = PLAY;
+            mv->n = 1;
+            mv->tile[0] = (int8_t)t;
+            mv->arm[0] = (int8_t)k;
+            mv->close[0] = 0;
+            if (s->closing && IS_DOUBLE[t]) {
+                Move *cl = &out[n++];
+                *cl = *mv;
+                cl->close[0] = 1;
+            }
+        }
+    }
+    if (n && s->multi) {
+        int opt_arm[4], opt_tile[4], n_opt = 0;
+        int both_orders = s->spinner_rule && s->spinner < 0;
+        for (int k = 0; k < arms; k++) {
+            int e = s->ends[k];
+            if (e >= 0 && !s->closed[k] && (hand >> DOUBLE_OF[e] & 1)) {
+                opt_arm[n_opt] = k;
+                opt_tile[n_opt] = DOUBLE_OF[e];
+                n_opt++;
+            }
+        }
+        /* combinations of the options by size, in itertools order, then every closing */
+        for (int size = 2; size <= n_opt; size++) {
+            int idx[4];
+            for (int i = 0; i < size; i++) idx[i] = i;
+            for (;;) {
+                uint32_t seen = 0;
+                int distinct = 1;
+                for (int i = 0; i < size; i++) {
+                    uint32_t bit = 1u << opt_tile[idx[i]];
+                    if (seen & bit) distinct = 0;
+                    seen |= bit;
+                }
+                if (distinct) {
+                    for (int c = 0; c < (1 << size); c++) {
+                        Move *mv = &out[n++];
+                        mv->kind = DOUBLES_MOVE;
+                        mv->n = (uint8_t)size;
+                        for (int i = 0; i < size; i++) {
+                            mv->tile[i] = (int8_t)opt_tile[idx[i]];
+                            mv->arm[i] = (int8_t)opt_arm[idx[i]];
+                            mv->close[i] = (uint8_t)(c >> (size - 1 - i) & 1);
+                        }
+                        if (both_orders) { /* before the spinner: which double becomes it */
+                            Move *rev = &out[n++];
+                            rev->kind = DOUBLES_MOVE;
+                            rev->n = (uint8_t)size;
+                            for (int i = 0; i < size; i++) {
+                                rev->tile[i] = mv->tile[size - 1 - i];
+                                rev->arm[i] = mv->arm[size - 1 - i];
+                                rev->close[i] = mv->close[size - 1 - i];
+                            }
+                        }
+                    }
+                }
+                int i = size - 1;
+                while (i >= 0 && idx[i] == i + n_opt - size) i--;
+                if (i < 0) break;
+                idx[i]++;
+                for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+    if (n == 0) {
+        out[0].kind = s->drawn < s->drawable ? DRAW : KNOCK;
+        out[0].n = 0;
+        n = 1;
+    }
+    return n;
+}
+
+static inline void lay(State *s, int t, int arm, int close) {
+    uint32_t bit = 1u << t;
+    s->hands[s->turn] ^= bit;
+    if (s->first < 0) {
+        s->first = t;
+        s->first_tile = t;
+        s->table = bit;
+        if (s->spinner_rule && IS_DOUBLE[t]) {
+            s->spinner = t;
+            for (int k = 0; k < 4; k++) s->ends[k] = LOW[t];
+        } else {
+            s->ends[0] = LOW[t];
+            s->ends[1] = HIGH[t];
+            s->ends[2] = s->ends[3] = -1;
+        }
+    } else {
+        s->ends[arm] = OTHER[t][s->ends[arm]];
+        s->table |= bit;
+        if (close) s->closed[arm] = 1;
+        if (s->spinner_rule && s->spinner < 0 && IS_DOUBLE[t]) {
+            s->spinner = t;
+            s->ends[2] = s->ends[3] = LOW[t];
+        }
+    }
+    s->last_tile = t;
+}
+
+static inline int blocked(const State *s) {
+    uint32_t live = ~(s->table | s->dead);
+    int arms = n_arms(s);
+    for (int k = 0; k < arms; k++) {
+        int e = s->ends[k];
+        if (e >= 0 && !s->closed[k] && (live & SUIT[e])) return 0;
+    }
+    return 1;
+}
+
+static void apply(State *s, const Move *mv) {
+    int seat = s->turn;
+    switch (mv->kind) {
+    case DRAW:
+        s->hands[seat] |= 1u << s->bazaar[s->drawn++];
+        return;
+    case KNOCK:
+        s->turn = (seat + 1) % s->players;
+        return;
+    default:
+        for (int i = 0; i < mv->n; i++) lay(s, mv->tile[i], mv->arm[i], mv->close[i]);
+        if (!s->hands[seat]) {
+            s->end_kind = END_OUT;
+            s->end_seat = seat;
+        } else if (blocked(s)) {
+            s->end_kind = END_FISH;
+            s->end_seat = seat;
+        } else {
+            s->turn = (seat + 1) % s->players;
+        }
+    }
+}
+
+/* --- counts and the sheet -------------------------------------------------------------- */
+
+typedef struct {
+    int teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs;
+    int account[4], open[4], remembered[4];
+    double remembered_weight, loss_penalty;
+} Scoring;
+
+static int hand_count(uint32_t hand, const Scoring *sc) {
+    if (hand == 1u << DOUBLE_OF[0]) return sc->special ? 25 : sc->lone_zero;
+    if (hand == 1u << DOUBLE_OF[6] && sc->special) return 50;
+    int total = 0;
+    for (uint32_t m = hand; m; m &= m - 1) total += PIPS[lowest(m)];
+    return total;
+}
+
+static int special_bonus(int t) {
+    if (t == DOUBLE_OF[6]) return 50;
+    if (t == DOUBLE_OF[0]) return 25;
+    return 0;
+}
+
+/* The cost of a finished round to each scoring unit: what its account grows by, plus a share
+ * of what its remembered points grow by, plus a penalty for becoming the Goat. It follows
+ * kozel.match.settle. */
+static void round_cost(const State *s, const Scoring *sc, double *cost) {
+    int units = sc->teams ? 2 : s->players;
+    int counts[4] = {0, 0, 0, 0};
+    for (int seat = 0; seat < s->players; seat++) {
+        int c = hand_count(s->hands[seat], sc);
+        counts[sc->teams ? seat % 2 : seat] += c;
+    }
+    int out_unit = -1;
+    if (s->end_kind == END_OUT) {
+        out_unit = sc->teams ? s->end_seat % 2 : s->end_seat;
+        counts[out_unit] = 0;
+    }
+    int bonus = sc->special ? special_bonus(s->first_tile) + special_bonus(s->last_tile) : 0;
+    int charged[4] = {0, 0, 0, 0}, forget[4] = {0, 0, 0, 0}, apply_to[4] = {0, 0, 0, 0};
+    /* the single highest count among the candidates, or -1 on a tie */
+    int top = -1, best = -1, tie = 0;
+    for (int u = 0; u < units; u++) {
+        if (u == out_unit) continue;
+        if (counts[u] > best) {
+            best = counts[u];
+            top = u;
+            tie = 0;
+        } else if (counts[u] == best) {
+            tie = 1;
+        }
+    }
+    int loser = tie ? -1 : top;
+    int extra = sc->eggs + bonus;
+    if (out_unit >= 0 || sc->fish_mode == 0) {
+        for (int u = 0; u < units; u++) {
+            if (u == out_unit) {
+                forget[u] = 1;
+                continue;
+            }
+            charged[u] = counts[u] + (u == loser ? extra : 0);
+            apply_to[u] = 1;
+        }
+    } else if (loser >= 0) {
+        int total = 0;
+        for (int u = 0; u < units; u++) total += counts[u];
+        charged[loser] = (sc->fish_mode == 1 ? total : counts[loser]) + extra;
+        apply_to[loser] = 1;
+        if (sc->fish_mode == 1)
+            for (int u = 0; u < units; u++)
+                if (u != loser) forget[u] = 1;
+    }
+    for (int u = 0; u < units; u++) {
+        int account = sc->account[u], remembered = sc->remembered[u];
+        if (apply_to[u]) {
+            if (sc->open[u]) {
+                account += charged[u];
+            } else if (charged[u] >= sc->threshold) {
+                account = charged[u] + remembered;
+                remembered = 0;
+            } else {
+                remembered += charged[u];
+            }
+        }
+        if (forget[u]) remembered = 0;
+        double c = (double)(account - sc->account[u]) +
+                   sc->remembered_weight * (double)(remembered - sc->remembered[u]);
+        if (account >= sc->loss_limit && sc->account[u] < sc->loss_limit) c += sc->loss_penalty;
+        cost[u] = c;
+    }
+}
+
+/* --- playout policy -------------------------------------------------------------------- */
+
+/* policy 0: uniform; policy 1: the heaviest tiles laid (doubles first), 1 in 8 uniform */
+static int choose(const Move *moves, int n, int policy, uint64_t *rng) {
+    if (n == 1) return 0;
+    uint64_t r = next_random(rng);
+    if (policy == 0 || (r & 7) == 0) return (int)((r >> 3) % (uint64_t)n);
+    int best = 0, best_score = -1, ties = 0;
+    for (int i = 0; i < n; i++) {
+        int score = 0;
+        for (int j = 0; j < moves[i].n; j++)
+            score += 2 * PIPS[moves[i].tile[j]] + (IS_DOUBLE[moves[i].tile[j]] ? 6 : 0);
+        score -= moves[i].n && moves[i].close[0];
+        if (score > best_score) {
+            best_score = score;
+            best = i;
+            ties = 1;
+        } else if (score == best_score) {
+            ties++;
+            if ((next_random(rng) % (uint64_t)ties) == 0) best = i;
+        }
+    }
+    return best;
+}
+
+static void play_out(State *s, int policy, uint64_t *rng) {
+    Move moves[MAX_MOVES];
+    while (s->end_kind == END_NONE) {
+        int n = generate(s, moves);
+        apply(s, &moves[choose(moves, n, policy, rng)]);
+    }
+}
+
+/* --- Python glue ----------------------------------------------------------------------- */
+
+static int read_ints(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d values", what, max);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* state tuple: (players, spinner_rule, closing, multi, hands, bazaar, drawn, dead,
+ *               lead_mask, ends, closed, spinner, first, table, turn, first_tile, last_tile) */
+static int read_state(PyObject *t, State *s) {
+    int hands[4], bazaar[TILES], ends[4], closed[4];
+    PyObject *ph, *pb, *pe, *pc;
+    unsigned long dead, lead_mask, table;
+    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii", &s->players, &s->spinner_rule, &s->closing,
+                          &s->multi, &ph, &pb, &s->drawn, &dead, &lead_mask, &pe, &pc,
+                          &s->spinner, &s->first, &table, &s->turn, &s->first_tile,
+                          &s->last_tile))
+        return -1;
+    if (s->players < 2 || s->players > 4) {
+        PyErr_SetString(PyExc_ValueError, "players must be 2..4");
+        return -1;
+    }
+    if (read_ints(ph, hands, 4, "hands") != s->players) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one hand per player");
+        return -1;
+    }
+    int nb = read_ints(pb, bazaar, TILES, "bazaar");
+    if (nb < 0) return -1;
+    if (read_ints(pe, ends, 4, "ends") != 4 || read_ints(pc, closed, 4, "closed") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "four ends and closed flags");
+        return -1;
+    }
+    for (int i = 0; i < s->players; i++) s->hands[i] = (uint32_t)hands[i];
+    for (int i = 0; i < nb; i++) s->bazaar[i] = (int8_t)bazaar[i];
+    s->drawable = nb;
+    if (s->drawn < 0 || s->drawn > nb || s->turn < 0 || s->turn >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "drawn or turn out of range");
+        return -1;
+    }
+    for (int k = 0; k < 4; k++) {
+        s->ends[k] = ends[k];
+        s->closed[k] = closed[k];
+    }
+    s->dead = (uint32_t)dead;
+    s->lead_mask = (uint32_t)lead_mask;
+    s->table = (uint32_t)table;
+    s->end_kind = END_NONE;
+    s->end_seat = -1;
+    return 0;
+}
+
+/* scoring tuple: (teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs,
+ *                 accounts, opens, remembered, remembered_weight, loss_penalty) */
+static int read_scoring(PyObject *t, Scoring *sc) {
+    PyObject *pa, *po, *pr;
+    if (!PyArg_ParseTuple(t, "iiiiiiiOOOdd", &sc->teams, &sc->fish_mode, &sc->threshold,
+                          &sc->lone_zero, &sc->special, &sc->loss_limit, &sc->eggs, &pa, &po,
+                          &pr, &sc->remembered_weight, &sc->loss_penalty))
+        return -1;
+    if (read_ints(pa, sc->account, 4, "accounts") < 0 || read_ints(po, sc->open, 4, "opens") < 0 ||
+        read_ints(pr, sc->remembered, 4, "remembered") < 0)
+        return -1;
+    return 0;
+}
+
+static int read_move(PyObject *t, Move *mv) {
+    /* (kind, ((tile, arm, close), ...)) */
+    int kind;
+    PyObject *plays;
+    if (!PyArg_ParseTuple(t, "iO", &kind, &plays)) return -1;
+    mv->kind = (uint8_t)kind;
+    PyObject *fast = PySequence_Fast(plays, "plays");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > 4) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "at most four plays in a move");
+        return -1;
+    }
+    mv->n = (uint8_t)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int tile, arm, close;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iii", &tile, &arm, &close)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        mv->tile[i] = (int8_t)tile;
+        mv->arm[i] = (int8_t)arm;
+        mv->close[i] = (uint8_t)close;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *move_to_tuple(const Move *mv) {
+    PyObject *plays = PyTuple_New(mv->n);
+    if (!plays) return NULL;
+    for (int i = 0; i < mv->n; i++)
+        PyTuple_SET_ITEM(plays, i, Py_BuildValue("(iii)", mv->tile[i], mv->arm[i], mv->close[i]));
+    return Py_BuildValue("(iN)", mv->kind, plays);
+}
+
+PyDoc_STRVAR(evaluate_doc,
+             "evaluate(state, scoring, moves, playouts, policy, seed) -> list of cost lists\n\n"
+             "For each candidate move of the seat to move: apply it, play the round out "
+             "``playouts`` times, and return the summed cost per scoring unit.");
+
+static PyObject *evaluate(PyObject *self, PyObject *args) {
+    PyObject *pstate, *pscoring, *pmoves;
+    int playouts, policy;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOOiiK", &pstate, &pscoring, &pmoves, &playouts, &policy, &seed))
+        return NULL;
+    State root;
+    Scoring sc;
+    if (read_state(pstate, &root) < 0 || read_scoring(pscoring, &sc) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(pmoves, "moves");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int units = sc.teams ? 2 : root.players;
+    PyObject *result = PyList_New(n);
+    if (!result) {
+        Py_DECREF(fast);
+        return NULL;
+    }
+    uint64_t rng = seed;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Move mv;
+        if (read_move(PySequence_Fast_GET_ITEM(fast, i), &mv) < 0) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        double total[4] = {0, 0, 0, 0};
+        Py_BEGIN_ALLOW_THREADS
+        for (int p = 0; p < playouts; p++) {
+            State s = root;
+            apply(&s, &mv);
+            play_out(&s, policy, &rng);
+            double cost[4];
+            round_cost(&s, &sc, cost);
+            for (int u = 0; u < units; u++) total[u] += cost[u];
+        }
+        Py_END_ALLOW_THREADS
+        PyObject *costs = PyList_New(units);
+        for (int u = 0; u < units; u++) PyList_SET_ITEM(costs, u, PyFloat_FromDouble(total[u]));
+        PyList_SET_ITEM(result, i, costs);
+    }
+    Py_DECREF(fast);
+    return result;
+}
+
+PyDoc_STRVAR(trace_doc,
+             "trace(state, seed) -> (moves, end_kind, end_seat, hands)\n\n"
+             "Play one round out choosing uniformly with splitmix64 (index = next %% n) and "
+             "return every move, how it ended (1 out, 2 fish) and the hands left.");
+
+static PyObject *trace(PyObject *self, PyObject *args) {
+    PyObject *pstate;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OK", &pstate, &seed)) return NULL;
+    State s;
+    if (read_state(pstate, &s) < 0) return NULL;
+    uint64_t rng = seed;
+    PyObject *log = PyList_New(0);
+    if (!log) return NULL;
+    Move moves[MAX_MOVES];
+    while (s.end_kind == END_NONE) {
+        int n = generate(&s, moves);
+        int pick = (int)(next_random(&rng) % (uint64_t)n);
+        PyObject *entry = Py_BuildValue("(iiN)", s.turn, n, move_to_tuple(&moves[pick]));
+        if (!entry || PyList_Append(log, entry) < 0) {
+            Py_XDECREF(entry);
+            Py_DECREF(log);
+            return NULL;
+        }
+        Py_DECREF(entry);
+        apply(&s, &moves[pick]);
+    }
+    PyObject *hands = PyTuple_New(s.players);
+    for (int i = 0; i < s.players; i++)
+        PyTuple_SET_ITEM(hands, i, PyLong_FromUnsignedLong(s.hands[i]));
+    return Py_BuildValue("(NiiN)", log, s.end_kind, s.end_seat, hands);
+}
+
+PyDoc_STRVAR(rounds_doc,
+             "random_rounds(state, count, seed) -> total moves\n\n"
+             "Play ``count`` uniformly random rounds from the same position (a benchmark).");
+
+static PyObject *random_rounds(PyObject *self, PyObject *args) {
+    PyObject *pstate;
+    long count;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OlK", &pstate, &count, &seed)) return NULL;
+    State root;
+    if (read_state(pstate, &root) < 0) return NULL;
+    uint64_t rng = seed;
+    long moves = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Move list[MAX_MOVES];
+    for (long i = 0; i < count; i++) {
+        State s = root;
+        /* a fresh deal each round: shuffle all 28 tiles into the hands and bazaar */
+        int8_t tiles[TILES];
+        for (int t = 0; t < TILES; t++) tiles[t] = (int8_t)t;
+        for (int t = TILES - 1; t > 0; t--) {
+            int j = (int)(next_random(&rng) % (uint64_t)(t + 1));
+            int8_t x = tiles[t];
+            tiles[t] = tiles[j];
+            tiles[j] = x;
+        }
+        int at = 0;
+        for (int p = 0; p < s.players; p++) {
+            s.hands[p] = 0;
+            for (int k = 0; k < 7; k++) s.hands[p] |= 1u << tiles[at++];
+        }
+        s.drawable = TILES - at;
+        for (int k = 0; k < s.drawable; k++) s.bazaar[k] = tiles[at + k];
+        s.lead_mask = s.hands[s.turn];
+        while (s.end_kind == END_NONE) {
+            int n = generate(&s, list);
+            apply(&s, &list[(int)(next_random(&rng) % (uint64_t)n)]);
+            moves++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(moves);
+}
+
+static PyMethodDef methods[] = {
+    {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
+    {"trace", trace, METH_VARARGS, trace_doc},
+    {"random_rounds", random_rounds, METH_VARARGS, rounds_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "kozel._kernel",
+    .m_doc = "The compiled playout kernel of Kozel's computer players.",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}

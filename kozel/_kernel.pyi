@@ -1,0 +1,50 @@
+"""Type stubs of the compiled playout kernel (kozel/_kernel.c)."""
+
+KernelPlay = tuple[int, int, int]
+KernelMove = tuple[int, tuple[KernelPlay, ...]]
+StateTuple = tuple[
+    int,
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+]
+ScoringTuple = tuple[
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    float,
+    float,
+]
+
+def evaluate(
+    state: StateTuple,
+    scoring: ScoringTuple,
+    moves: list[KernelMove],
+    playouts: int,
+    policy: int,
+    seed: int,
+) -> list[list[float]]: ...
+def trace(
+    state: StateTuple, seed: int
+) -> tuple[list[tuple[int, int, KernelMove]], int, int, tuple[int, ...]]: ...
+def random_rounds(state: StateTuple, count: int, seed: int) -> int: ...
