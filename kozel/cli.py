@@ -84,6 +84,10 @@ def simulate(
         Path | None, typer.Option(help="Write every game as a kozel-record/1 line here.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
+    duplicate: Annotated[
+        bool,
+        typer.Option(help="Play every game's deals again with the bots rotated one seat."),
+    ] = False,
 ) -> None:
     """Play complete games between computer players and summarise them."""
     from kozel.bots import LEVELS
@@ -99,7 +103,6 @@ def simulate(
     if len(levels) != opts.players:
         raise fail(f"--bots lists {len(levels)} bots for {opts.players} players")
     sink = records.open("w", encoding="utf-8") if records else None
-    labels = [f"bot:{lv}" for lv in levels]
     progress = Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -109,15 +112,15 @@ def simulate(
         transient=True,
     )
 
-    def on_game(match: Match, _seed: int) -> None:
+    def on_game(match: Match, seated: list[str]) -> None:
         if sink is not None:
-            sink.write(dumps(record_of(match, labels)) + "\n")
+            sink.write(dumps(record_of(match, [f"bot:{lv}" for lv in seated])) + "\n")
         progress.advance(task)
 
     with progress:
-        task = progress.add_task(f"{rules.id}", total=games)
+        task = progress.add_task(f"{rules.id}", total=games * (2 if duplicate else 1))
         start = time.perf_counter()
-        summary = run(rules, opts, levels, games, seed, on_game)
+        summary = run(rules, opts, levels, games, seed, on_game, duplicate)
         summary.seconds = time.perf_counter() - start
     if sink is not None:
         sink.close()
@@ -125,16 +128,26 @@ def simulate(
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
         return
-    table = Table(title=f"{games} games of {rules.id}, seed {seed}", title_justify="left")
+    played = f"{data['games']} games" + (" (duplicate deals)" if duplicate else "")
+    table = Table(title=f"{played} of {rules.id}, seed {seed}", title_justify="left")
     table.add_column("seat")
     table.add_column("bot")
     table.add_column("games lost", justify="right")
     table.add_column("mean charge / round", justify="right")
     for seat, s in enumerate(data["seats"]):
-        table.add_row(
-            str(seat), s["bot"], str(s["games_lost"]), f"{s['mean_charge_per_round']:.3f}"
-        )
+        mean = f"{s['mean_charge_per_round']:.3f}"
+        table.add_row(str(seat), s["bot"], str(s["games_lost"]), mean)
     out.print(table)
+    for level, stats in data["levels"].items():
+        low, high = stats["ci95"]
+        out.print(
+            f"{level}: {stats['mean_charge_per_round']:.3f} per round "
+            f"(95% CI {low:.3f} to {high:.3f})"
+        )
+    if "ratio" in data:
+        r = data["ratio"]
+        low, high = r["ci95"]
+        out.print(f"{r['of']} / {r['to']}: {r['value']:.3f} (95% CI {low:.3f} to {high:.3f})")
     out.print(
         f"{data['rounds']} rounds, {data['moves']} moves in {data['seconds']:.2f} s "
         f"({data['rounds_per_second']:,.0f} rounds/s)"

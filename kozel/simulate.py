@@ -1,10 +1,16 @@
-"""Complete games between computer players, and what they add up to."""
+"""Complete games between computer players, and what they add up to.
+
+With ``duplicate``, every game's deals are played a second time with the bots rotated one
+seat (a game's seed fixes its sequence of deals), so the luck of the deal largely cancels.
+Means come with 95% confidence intervals, clustered by game seed.
+"""
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from kozel.bots import Bot, make_bot
@@ -12,8 +18,10 @@ from kozel.match import Match
 from kozel.rules import Options, Ruleset
 from kozel.views import view_for
 
+Z95 = 1.959964
 
-def play_match(rules: Ruleset, opts: Options, bots: list[Bot], seed: int | None) -> Match:
+
+def play_match(rules: Ruleset, opts: Options, bots: Sequence[Bot], seed: int | None) -> Match:
     """Play one whole game; each bot sees only its own seat's view."""
     match = Match(rules, opts, seed)
     while not match.over:
@@ -25,58 +33,137 @@ def play_match(rules: Ruleset, opts: Options, bots: list[Bot], seed: int | None)
     return match
 
 
+def ratio_estimate(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, float]:
+    """``sum(xs) / sum(ys)`` over clusters, with a 95% interval (delta method).
+
+    >>> value, low, high = ratio_estimate([4, 6, 5, 5], [2, 2, 2, 2])
+    >>> value, round(low, 3), round(high, 3)
+    (2.5, 1.934, 3.066)
+    """
+    n = len(xs)
+    total_y = sum(ys)
+    if n == 0 or total_y == 0:
+        return 0.0, 0.0, 0.0
+    ratio = sum(xs) / total_y
+    if n < 2:
+        return ratio, ratio, ratio
+    mean_y = total_y / n
+    spread = sum((x - ratio * y) ** 2 for x, y in zip(xs, ys, strict=True)) / (n - 1)
+    half = Z95 * math.sqrt(spread / n) / mean_y
+    return ratio, ratio - half, ratio + half
+
+
 @dataclass
-class SeatTotals:
-    bot: str
-    games_lost: int = 0
-    charged: int = 0
+class GameOutcome:
+    """One game from the point of view of the lineup (the bots as listed)."""
+
+    seed: int
+    rounds: int
+    moves: int
+    charged: list[int]
+    """Per lineup position: everything its seat's unit was charged."""
+    lost: list[bool]
 
 
 @dataclass
 class Summary:
-    """Totals over a simulation, per seat."""
+    """What a simulation adds up to, per lineup position and per bot level."""
 
     game: str
     options: dict[str, Any]
-    seats: list[SeatTotals]
-    games: int = 0
-    rounds: int = 0
-    moves: int = 0
+    lineup: list[str]
+    duplicate: bool = False
+    outcomes: list[GameOutcome] = field(default_factory=list)
     seconds: float = 0.0
 
-    def add(self, match: Match) -> None:
+    def add(self, match: Match, seed: int, rotation: int) -> None:
+        """Record a game in which lineup position ``i`` sat at seat ``(i + rotation) % n``."""
         opts = match.opts
-        self.games += 1
-        for result in match.results:
-            self.rounds += 1
-            self.moves += len(result.round.history)
-            for seat in range(opts.players):
-                self.seats[seat].charged += result.charged[opts.unit_of(seat)]
+        n = opts.players
         assert match.result is not None
-        for seat in range(opts.players):
-            if opts.unit_of(seat) in match.result.losers:
-                self.seats[seat].games_lost += 1
+        charged = [0] * n
+        for result in match.results:
+            for i in range(n):
+                charged[i] += result.charged[opts.unit_of((i + rotation) % n)]
+        lost = [opts.unit_of((i + rotation) % n) in match.result.losers for i in range(n)]
+        moves = sum(len(r.round.history) for r in match.results)
+        self.outcomes.append(GameOutcome(seed, len(match.results), moves, charged, lost))
+
+    def _clusters(self) -> dict[int, list[GameOutcome]]:
+        clusters: dict[int, list[GameOutcome]] = {}
+        for outcome in self.outcomes:
+            clusters.setdefault(outcome.seed, []).append(outcome)
+        return clusters
+
+    def level_means(self) -> dict[str, tuple[float, float, float]]:
+        """Per level: mean charge per player-round, with its 95% interval."""
+        clusters = list(self._clusters().values())
+        means = {}
+        for level in dict.fromkeys(self.lineup):
+            positions = [i for i, lv in enumerate(self.lineup) if lv == level]
+            xs = [sum(o.charged[i] for o in games for i in positions) for games in clusters]
+            ys = [sum(o.rounds for o in games) * len(positions) for games in clusters]
+            means[level] = ratio_estimate(xs, ys)
+        return means
+
+    def ratio(self) -> tuple[str, str, float, float, float] | None:
+        """With exactly two levels: first listed level's mean charge over the second's."""
+        levels = list(dict.fromkeys(self.lineup))
+        if len(levels) != 2:
+            return None
+        clusters = list(self._clusters().values())
+        per_level = []
+        for level in levels:
+            positions = [i for i, lv in enumerate(self.lineup) if lv == level]
+            per_level.append(
+                [
+                    sum(o.charged[i] for o in games for i in positions) / len(positions)
+                    for games in clusters
+                ]
+            )
+        value, low, high = ratio_estimate(per_level[0], per_level[1])
+        return levels[0], levels[1], value, low, high
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        rounds = sum(o.rounds for o in self.outcomes)
+        seats = []
+        for i, level in enumerate(self.lineup):
+            charged = sum(o.charged[i] for o in self.outcomes)
+            seats.append(
+                {
+                    "bot": level,
+                    "games_lost": sum(o.lost[i] for o in self.outcomes),
+                    "mean_charge_per_round": round(charged / rounds, 4) if rounds else 0.0,
+                }
+            )
+        data: dict[str, Any] = {
             "game": self.game,
             "options": self.options,
-            "games": self.games,
-            "rounds": self.rounds,
-            "moves": self.moves,
+            "games": len(self.outcomes),
+            "rounds": rounds,
+            "moves": sum(o.moves for o in self.outcomes),
             "seconds": round(self.seconds, 3),
-            "rounds_per_second": round(self.rounds / self.seconds, 1) if self.seconds else 0.0,
-            "seats": [
-                {
-                    "bot": s.bot,
-                    "games_lost": s.games_lost,
-                    "mean_charge_per_round": round(s.charged / self.rounds, 4)
-                    if self.rounds
-                    else 0.0,
+            "rounds_per_second": round(rounds / self.seconds, 1) if self.seconds else 0.0,
+            "seats": seats,
+            "duplicate": self.duplicate,
+            "levels": {
+                level: {
+                    "mean_charge_per_round": round(mean, 4),
+                    "ci95": [round(low, 4), round(high, 4)],
                 }
-                for s in self.seats
-            ],
+                for level, (mean, low, high) in self.level_means().items()
+            },
         }
+        ratio = self.ratio()
+        if ratio is not None:
+            first, second, value, low, high = ratio
+            data["ratio"] = {
+                "of": first,
+                "to": second,
+                "value": round(value, 4),
+                "ci95": [round(low, 4), round(high, 4)],
+            }
+        return data
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -88,17 +175,23 @@ def game_seeds(seed: int, games: int) -> list[int]:
 def simulate(
     rules: Ruleset,
     opts: Options,
-    levels: list[str],
+    lineup: list[str],
     games: int,
     seed: int,
-    on_game: Callable[[Match, int], None] | None = None,
+    on_game: Callable[[Match, list[str]], None] | None = None,
+    duplicate: bool = False,
 ) -> Summary:
-    """Play ``games`` games; ``on_game(match, seed)`` sees each finished game."""
-    summary = Summary(rules.id, rules.options_dict(opts), [SeatTotals(f"{lv}") for lv in levels])
+    """Play ``games`` games (twice each with ``duplicate``); ``on_game(match, seat_levels)``
+    sees each finished game with the level sitting at each seat."""
+    summary = Summary(rules.id, rules.options_dict(opts), list(lineup), duplicate)
+    n = opts.players
+    rotations = (0, 1) if duplicate else (0,)
     for game_seed in game_seeds(seed, games):
-        bots = [make_bot(level, game_seed * 8 + s) for s, level in enumerate(levels)]
-        match = play_match(rules, opts, bots, game_seed)
-        summary.add(match)
-        if on_game is not None:
-            on_game(match, game_seed)
+        for rotation in rotations:
+            seated = [lineup[(s - rotation) % n] for s in range(n)]
+            bots = [make_bot(level, game_seed * 8 + s) for s, level in enumerate(seated)]
+            match = play_match(rules, opts, bots, game_seed)
+            summary.add(match, game_seed, rotation)
+            if on_game is not None:
+                on_game(match, seated)
     return summary

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kozel.bots.base import Bot
+from kozel.bots.expert import ExpertBot
 from kozel.bots.greedy import GreedyBot
 from kozel.bots.random_bot import RandomBot
 from kozel.core import InvalidOption
@@ -15,6 +16,7 @@ from kozel.core import InvalidOption
 LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "expert": ExpertBot,
 }
 
 
@@ -27,4 +29,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]

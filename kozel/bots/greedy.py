@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from kozel.bots.sampling import lacked_values
 from kozel.core import (
     DOUBLES_MASK,
     FULL_MASK,
@@ -18,42 +19,12 @@ from kozel.core import (
     OTHER_HALF,
     PIPS,
     SUIT_MASK,
-    Draw,
-    Knock,
     Move,
     Play,
     PlayDoubles,
     pips_of,
 )
 from kozel.views import SeatView
-
-
-def lacking(view: SeatView) -> list[set[int]]:
-    """For each seat, the values it is known to have lacked: it knocked or drew while open
-    arms showed them (a drawn tile may have brought one since; the heuristic ignores that)."""
-    lacks: list[set[int]] = [set() for _ in view.hand_sizes]
-    ends: list[int] = [-1, -1, -1, -1]
-    closed = [False] * 4
-    spinner_rule = view.rules.spinner
-    spinner_seen = False
-    for seat, move, _ in view.history:
-        if isinstance(move, Draw | Knock):
-            lacks[seat].update(e for k, e in enumerate(ends) if e >= 0 and not closed[k])
-            continue
-        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
-        for play in plays:
-            assert isinstance(play, Play)
-            t = play.tile
-            if play.arm is None:
-                spinner_seen = spinner_rule and IS_DOUBLE[t]
-                ends = [LOW[t]] * 4 if spinner_seen else [LOW[t], HIGH[t], -1, -1]
-                continue
-            ends[play.arm] = OTHER_HALF[t][ends[play.arm]]
-            closed[play.arm] = closed[play.arm] or play.close
-            if spinner_rule and not spinner_seen and IS_DOUBLE[t]:
-                spinner_seen = True
-                ends[2] = ends[3] = ends[play.arm]
-    return lacks
 
 
 class GreedyBot:
@@ -66,13 +37,13 @@ class GreedyBot:
         moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
-        lacks = lacking(view)
+        lacks = lacked_values(view)
         scored = [(self.score(view, move, lacks), i) for i, move in enumerate(moves)]
         best = max(s for s, _ in scored)
         ties = [i for s, i in scored if s >= best - 1e-9]
         return moves[ties[int(self.rng.random() * len(ties))]]
 
-    def score(self, view: SeatView, move: Move, lacks: list[set[int]]) -> float:
+    def score(self, view: SeatView, move: Move, lacks: list[int]) -> float:
         plays = move.plays if isinstance(move, PlayDoubles) else (move,)
         hand = view.hand_mask
         ends = [a.shows if not a.closed else -1 for a in view.arms] if view.arms else []
@@ -103,9 +74,9 @@ class GreedyBot:
         nxt = (me + 1) % seats
         teams = view.opts.teams
         for e in set(open_ends):
-            if e in lacks[nxt]:
+            if lacks[nxt] >> e & 1:
                 score += 1.5
-            if teams and e in lacks[(me + 2) % seats]:
+            if teams and lacks[(me + 2) % seats] >> e & 1:
                 score -= 1.0
 
         table = view.table | laid

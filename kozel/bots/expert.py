@@ -1,0 +1,123 @@
+"""``expert``: determinized search with the compiled playout kernel.
+
+For a decision it samples many worlds consistent with what the seat has seen
+(:mod:`kozel.bots.sampling`), and in each world plays every legal move followed by quick
+playouts to the end of the round. A playout's cost is what the round does to the sheet under
+the game's own scoring (remembered points, the opening threshold, the fish mode, eggs, the
+Yard Goat bonuses) plus a heavy penalty for becoming the Goat; in team play the unit is the
+team. The move with the lowest expected cost (own cost less a share of the opponents') wins.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from kozel.bots.kernel import _kernel, pack_scoring, pack_state, to_kernel
+from kozel.bots.sampling import Sampler
+from kozel.core import DOUBLES_MASK, Move
+from kozel.views import SeatView
+
+REMEMBERED_WEIGHT = 0.6
+"""Remembered points are a debt that opening will call in: they cost this much each."""
+GOAT_PENALTY = 150.0
+"""The cost of becoming the Goat in this round."""
+OPPONENT_WEIGHT = 0.35
+"""How much a point charged to an opponent is worth to us."""
+PLAYOUT_POLICY = 1
+"""Kernel playout policy: heaviest tiles first, one move in eight at random."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard the expert thinks: worlds sampled and playouts per move in each world, or a
+    time limit (then the count of worlds grows until the time is spent)."""
+
+    worlds: int = 48
+    playouts: int = 24
+    seconds: float | None = None
+
+
+LEVEL_BUDGETS = {
+    "expert": Budget(),
+}
+
+
+class ExpertBot:
+    level = "expert"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or LEVEL_BUDGETS["expert"]
+
+    def choose(self, view: SeatView) -> Move:
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        return self.analyse(view)[0][0]
+
+    def analyse(self, view: SeatView) -> list[tuple[Move, float]]:
+        """Every legal move with its expected cost (lower is better), best first."""
+        moves = list(view.legal_moves)
+        if not moves:
+            return []
+        assert view.seat is not None
+        me = view.seat
+        opts = view.opts
+        my_unit = opts.unit_of(me)
+        units = opts.units
+        kernel_moves = [to_kernel(m) for m in moves]
+        scoring = pack_scoring(opts, view.sheet, view.eggs, REMEMBERED_WEIGHT, GOAT_PENALTY)
+        sampler = Sampler(view, self.rng)
+        dead_doubles = DOUBLES_MASK if opts.fish_ignores_double else 0
+        ends = [-1, -1, -1, -1]
+        closed = [False] * 4
+        for arm in view.arms:
+            ends[arm.number] = arm.shows
+            closed[arm.number] = arm.closed
+        totals = [0.0] * len(moves)
+        worlds = 0
+        budget = self.budget
+        deadline = time.perf_counter() + budget.seconds if budget.seconds else None
+        while True:
+            world = sampler.sample()
+            state = pack_state(
+                view.rules,
+                opts.players,
+                world.hands,
+                world.bazaar,
+                world.reserve | dead_doubles,
+                0,
+                ends,
+                closed,
+                view.spinner,
+                view.first_tile,
+                view.table,
+                me,
+                view.first_tile,
+                -1,
+            )
+            costs = _kernel.evaluate(
+                state,
+                scoring,
+                kernel_moves,
+                budget.playouts,
+                PLAYOUT_POLICY,
+                self.rng.getrandbits(64),
+            )
+            for i, per_unit in enumerate(costs):
+                own = per_unit[my_unit]
+                others = [c for u, c in enumerate(per_unit) if u != my_unit]
+                totals[i] += own - OPPONENT_WEIGHT * sum(others) / max(1, units - 1)
+            worlds += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif worlds >= budget.worlds:
+                break
+        scale = 1.0 / (worlds * budget.playouts)
+        ranked = sorted(
+            ((move, total * scale) for move, total in zip(moves, totals, strict=True)),
+            key=lambda pair: pair[1],
+        )
+        return ranked

@@ -1,0 +1,150 @@
+"""Determinization: deal the tiles a seat cannot see, consistently with everything public.
+
+A seat sees its own hand, the table, every hand's size, the bazaar's size and the history.
+The unseen tiles are dealt to the other hands, the bazaar (in a random order) and the reserve,
+respecting what the history proves: a seat that knocked or drew held no tile of the values
+the open arms showed then.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from kozel.core import (
+    FULL_MASK,
+    HIGH,
+    IS_DOUBLE,
+    LOW,
+    OTHER_HALF,
+    SUIT_MASK,
+    Draw,
+    Knock,
+    Play,
+    PlayDoubles,
+    Tile,
+    tiles_of,
+)
+from kozel.views import SeatView
+
+
+def lacked_values(view: SeatView) -> list[int]:
+    """For each seat, a bitmask of the values (0..6) it is known not to hold now.
+
+    A knock adds the open values to what the seat lacks. A draw in a new turn brings tiles
+    that may show earlier values, so it starts the seat's list again from the values open
+    then (the tiles drawn and kept did not fit them either).
+    """
+    players = len(view.hand_sizes)
+    lacks = [0] * players  # bitmask of values 0..6
+    drew_this_turn = [False] * players
+    ends = [-1, -1, -1, -1]
+    closed = [False] * 4
+    spinner_rule = view.rules.spinner
+    spinner_down = False
+    previous = -1
+    for seat, move, _ in view.history:
+        if seat != previous:
+            drew_this_turn = [False] * players
+            previous = seat
+        if isinstance(move, Draw | Knock):
+            values = 0
+            for k in range(4):
+                if ends[k] >= 0 and not closed[k]:
+                    values |= 1 << ends[k]
+            if isinstance(move, Draw) and not drew_this_turn[seat]:
+                lacks[seat] = values
+                drew_this_turn[seat] = True
+            else:
+                lacks[seat] |= values
+            continue
+        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
+        for play in plays:
+            assert isinstance(play, Play)
+            t = play.tile
+            if play.arm is None:
+                spinner_down = spinner_rule and IS_DOUBLE[t]
+                ends = [LOW[t]] * 4 if spinner_down else [LOW[t], HIGH[t], -1, -1]
+                continue
+            ends[play.arm] = OTHER_HALF[t][ends[play.arm]]
+            closed[play.arm] = closed[play.arm] or play.close
+            if spinner_rule and not spinner_down and IS_DOUBLE[t]:
+                spinner_down = True
+                ends[2] = ends[3] = ends[play.arm]
+    return lacks
+
+
+def known_voids(view: SeatView) -> list[int]:
+    """For each seat, the mask of tiles it cannot hold now (:func:`lacked_values`)."""
+    masks = []
+    for values in lacked_values(view):
+        mask = 0
+        for v in range(7):
+            if values >> v & 1:
+                mask |= SUIT_MASK[v]
+        masks.append(mask)
+    return masks
+
+
+@dataclass(frozen=True)
+class World:
+    """One sampled deal of the unseen tiles."""
+
+    hands: list[int]
+    bazaar: list[Tile]
+    """The drawable tiles still to come, in draw order."""
+    reserve: int
+    """Mask of the reserve (never drawn)."""
+
+
+class Sampler:
+    """Samples worlds for one view; reuses the constraint analysis across samples."""
+
+    def __init__(self, view: SeatView, rng: random.Random) -> None:
+        assert view.seat is not None
+        self.view = view
+        self.rng = rng
+        self.me = view.seat
+        self.unseen = tiles_of(FULL_MASK & ~view.hand_mask & ~view.table)
+        self.voids = known_voids(view)
+        self.voids[self.me] = 0
+        self.sizes = list(view.hand_sizes)
+        self.others = sorted(
+            (s for s in range(len(self.sizes)) if s != self.me),
+            key=lambda s: -self.voids[s].bit_count(),
+        )
+
+    def sample(self) -> World:
+        """A world consistent with the constraints (they are relaxed after many failures)."""
+        for attempt in range(60):
+            world = self._try(strict=attempt < 50)
+            if world is not None:
+                return world
+        world = self._try(strict=False)
+        assert world is not None
+        return world
+
+    def _try(self, strict: bool) -> World | None:
+        pool = self.unseen[:]
+        self.rng.shuffle(pool)
+        hands = [0] * len(self.sizes)
+        hands[self.me] = self.view.hand_mask
+        for seat in self.others:
+            need = self.sizes[seat]
+            void = self.voids[seat] if strict else 0
+            kept: list[Tile] = []
+            taken = 0
+            for t in pool:
+                if taken < need and not void >> t & 1:
+                    hands[seat] |= 1 << t
+                    taken += 1
+                else:
+                    kept.append(t)
+            if taken < need:
+                return None
+            pool = kept
+        drawable = self.view.bazaar_left
+        reserve = 0
+        for t in pool[drawable:]:
+            reserve |= 1 << t
+        return World(hands, pool[:drawable], reserve)
