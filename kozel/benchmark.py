@@ -33,3 +33,45 @@ def engine_rounds_per_second(
         now = time.perf_counter()
         if now >= deadline:
             return rounds / (now - start)
+
+
+def playout_rounds_per_second(rounds: int = 1_000_000, seed: int = 1) -> float:
+    """Random 4-player Goat rounds through the compiled kernel, one core (each round a new
+    deal; its leader leads any tile)."""
+    from kozel.bots.kernel import _kernel, pack_round
+    from kozel.match import Match
+
+    start_position = pack_round(Match(GOAT, GOAT.options(), seed).next_round())
+    start = time.perf_counter()
+    _kernel.random_rounds(start_position, rounds, seed)
+    return rounds / (time.perf_counter() - start)
+
+
+def expert_decision_ms(games: int = 2, seed: int = 1, level: str = "expert") -> list[float]:
+    """Milliseconds the expert takes for each decision with a choice, in 4-player Goat games
+    where it holds seat 0 against greedy players."""
+    from kozel.bots import make_bot
+    from kozel.match import Match
+    from kozel.views import view_for
+
+    timings: list[float] = []
+    expert = make_bot(level, seed)
+    others = make_bot("greedy", seed)
+    for game in range(games):
+        match = Match(GOAT, GOAT.options(), seed + game)
+        while not match.over:
+            rnd = match.next_round()
+            while not rnd.over:
+                moves = rnd.legal_moves()
+                if len(moves) == 1:
+                    match.push(moves[0])
+                    continue
+                view = view_for(match, rnd.turn)
+                if rnd.turn != 0:
+                    match.push(others.choose(view))
+                    continue
+                start = time.perf_counter()
+                move = expert.choose(view)
+                timings.append((time.perf_counter() - start) * 1000)
+                match.push(move)
+    return timings

@@ -90,16 +90,18 @@ def simulate(
     ] = False,
 ) -> None:
     """Play complete games between computer players and summarise them."""
-    from kozel.bots import LEVELS
+    from kozel.bots import check_level
     from kozel.simulate import simulate as run
 
     rules, opts = resolve(game, option, preset)
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     if len(levels) == 1:
         levels *= opts.players
-    unknown = [lv for lv in levels if lv not in LEVELS]
-    if unknown:
-        raise fail(f"unknown bot {unknown[0]!r}; bots: {', '.join(LEVELS)}")
+    try:
+        for level in levels:
+            check_level(level)
+    except InvalidOption as e:
+        raise fail(str(e)) from None
     if len(levels) != opts.players:
         raise fail(f"--bots lists {len(levels)} bots for {opts.players} players")
     sink = records.open("w", encoding="utf-8") if records else None
@@ -186,6 +188,60 @@ def replay(
 
 
 @app.command()
+def analyse(
+    file: Annotated[Path, typer.Argument(help="A JSON Lines file of kozel-record/1 records.")],
+    game: Annotated[int, typer.Option("--game", min=1, help="Which record (1 = the first).")] = 1,
+    seat: Annotated[int, typer.Option(help="Whose decisions to review.")] = 0,
+) -> None:
+    """Review one seat's decisions: the move played, the best move, the expected loss."""
+    from kozel.bots.review import moves_of, review
+    from kozel.notation import RecordError, replay
+
+    try:
+        lines = [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, UnicodeDecodeError) as e:
+        raise fail(f"cannot read {file}: {e}") from None
+    if game > len(lines):
+        raise fail(f"{file} holds {len(lines)} records; there is no game {game}")
+    try:
+        match = replay(json.loads(lines[game - 1]))
+    except json.JSONDecodeError as e:
+        raise fail(f"game {game} is not valid JSON: {e}") from None
+    except RecordError as e:
+        raise fail(f"game {game} does not replay: {e}") from None
+    if not 0 <= seat < match.opts.players:
+        raise fail(f"--seat must be 0..{match.opts.players - 1}")
+    table = Table(title=f"game {game}, seat {seat}", title_justify="left")
+    for column in ("round", "move", "played", "best", "expected loss"):
+        table.add_column(column, justify="right" if column == "expected loss" else "left")
+    total = decisions = best = 0.0
+    with Progress(
+        TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), console=err, transient=True
+    ) as progress:
+        task = progress.add_task("analyse", total=moves_of(match))
+        for d in review(match, seat, on_step=lambda: progress.advance(task)):
+            decisions += 1
+            total += d.expected_loss
+            best += d.played == d.best
+            mark = "" if d.played == d.best else "[yellow]"
+            table.add_row(
+                str(d.round),
+                str(d.move_number),
+                f"{mark}{d.played}",
+                str(d.best),
+                f"{d.expected_loss:.2f}",
+            )
+    out.print(table)
+    if decisions:
+        out.print(
+            f"{int(decisions)} decisions with a choice: best move {best / decisions:.0%}, "
+            f"expected loss {total:.2f} points in all ({total / decisions:.2f} per decision)"
+        )
+    else:
+        out.print("this seat never had a choice")
+
+
+@app.command()
 def play(
     game: Annotated[str, typer.Argument(help="goat or donkey")] = "goat",
     option: OptionArgs = None,
@@ -211,16 +267,37 @@ def play(
 @app.command()
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
+    seconds: Annotated[float, typer.Option(help="How long to measure the engine.")] = 5.0,
+    games: Annotated[int, typer.Option(help="Games for the expert's decision times.")] = 2,
 ) -> None:
-    """Measure the engine: random 4-player Goat rounds per second on one core."""
-    from kozel.benchmark import engine_rounds_per_second
+    """Measure the engine, the playout kernel and the expert's thinking time (one core)."""
+    from statistics import median
 
-    rate = engine_rounds_per_second(seconds)
+    from kozel.benchmark import (
+        engine_rounds_per_second,
+        expert_decision_ms,
+        playout_rounds_per_second,
+    )
+
+    engine = engine_rounds_per_second(seconds)
+    playouts = playout_rounds_per_second(max(10_000, int(seconds * 300_000)))
+    timings = expert_decision_ms(games)
+    data = {
+        "engine_rounds_per_second": round(engine),
+        "playout_rounds_per_second": round(playouts),
+        "expert_decision_ms_median": round(median(timings), 2) if timings else None,
+    }
     if as_json:
-        sys.stdout.write(json.dumps({"engine_rounds_per_second": round(rate)}) + "\n")
-    else:
-        out.print(f"engine: {rate:,.0f} random 4-player Goat rounds/s")
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    out.print(f"engine:  {engine:>12,.0f} random 4-player Goat rounds/s through the public API")
+    out.print(f"kernel:  {playouts:>12,.0f} random 4-player Goat rounds/s (compiled playouts)")
+    if timings:
+        slowest = max(timings)
+        out.print(
+            f"expert:  {median(timings):>12.1f} ms median per decision "
+            f"({len(timings)} decisions, slowest {slowest:.0f} ms)"
+        )
 
 
 def main() -> None:

@@ -1,0 +1,175 @@
+"""Computer players: every level plays every game legally; the expert's worlds are honest."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kozel.bots import Budget, ExpertBot, analyse, make_bot
+from kozel.bots.sampling import Sampler, known_voids
+from kozel.cli import app
+from kozel.core import FULL_MASK, InvalidOption
+from kozel.match import Match
+from kozel.notation import record_of, replay
+from kozel.round import Round
+from kozel.simulate import play_match, simulate
+from kozel.views import view_for
+from tests.randomplay import option_sets, play_random
+
+QUICK = Budget(worlds=6, playouts=4)
+
+
+@pytest.mark.parametrize("index", range(len(option_sets())))
+def test_every_level_plays_every_game(index: int) -> None:
+    rules, opts = option_sets()[index]
+    bots = [
+        make_bot("random", 1),
+        make_bot("greedy", 2),
+        ExpertBot(3, QUICK),
+        make_bot("greedy", 4),
+    ][: opts.players]
+    match = play_match(rules, opts, bots, 100 + index)
+    assert match.over
+    replay(json.loads(json.dumps(record_of(match, ["a", "b", "c", "d"][: opts.players]))))
+
+
+def test_bot_levels_and_budgets() -> None:
+    assert isinstance(make_bot("expert:120"), ExpertBot)
+    for bad, message in [
+        ("genius", "unknown bot 'genius'"),
+        ("expert:0", "milliseconds 1..60000"),
+        ("expert:fast", "milliseconds 1..60000"),
+    ]:
+        with pytest.raises(InvalidOption, match=message):
+            make_bot(bad)
+
+
+def test_a_timed_expert_stops_in_time() -> None:
+    rules, opts = option_sets()[0]
+    bot = make_bot("expert:30", 1)
+    positions = 0
+
+    def check(match: Match, rnd: Round) -> None:
+        nonlocal positions
+        if len(rnd.legal_moves()) > 1 and positions < 5:
+            positions += 1
+            move = bot.choose(view_for(match, rnd.turn))
+            assert move in rnd.legal_moves()
+
+    play_random(rules, opts, 3, check)
+    assert positions == 5
+
+
+def test_sampled_worlds_respect_everything_public() -> None:
+    """Hand sizes, the bazaar and reserve sizes, unseen tiles only, and the proven voids; and
+    in the real deal the voids hold too (so the sampler's constraints are never wrong)."""
+    checked = 0
+    rng = random.Random(1)
+    for rules, opts in option_sets():
+
+        def check(match: Match, rnd: Round) -> None:
+            nonlocal checked
+            if rng.random() > 0.1:
+                return
+            seat = rnd.turn
+            view = view_for(match, seat)
+            voids = known_voids(view)
+            for other, hand in enumerate(rnd.hands):
+                # (the seat to move may be mid-draw, holding the tile that now fits)
+                if other != seat:
+                    assert not hand & voids[other], "a proven void is wrong in the real deal"
+            sampler = Sampler(view, random.Random(checked))
+            for _ in range(3):
+                world = sampler.sample()
+                assert world.hands[seat] == rnd.hands[seat]
+                assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in rnd.hands]
+                assert len(world.bazaar) == rnd.bazaar_left
+                assert world.reserve.bit_count() == rnd.reserve
+                everything = rnd.layout.table | world.reserve
+                for t in world.bazaar:
+                    everything |= 1 << t
+                for other, hand in enumerate(world.hands):
+                    assert not everything & hand
+                    everything |= hand
+                    if other != seat:
+                        assert not hand & voids[other]
+                assert everything == FULL_MASK
+            checked += 1
+
+        for seed in range(6):
+            play_random(rules, opts, seed, check)
+    assert checked > 300
+
+
+def test_analysis_ranks_every_legal_move() -> None:
+    rules, opts = option_sets()[8]  # Donkey: closing and several doubles
+    seen = 0
+
+    def check(match: Match, rnd: Round) -> None:
+        nonlocal seen
+        moves = rnd.legal_moves()
+        if len(moves) > 1 and seen < 20:
+            seen += 1
+            ranked = analyse(view_for(match, rnd.turn), QUICK)
+            assert sorted(map(str, (m for m, _ in ranked))) == sorted(map(str, moves))
+            values = [v for _, v in ranked]
+            assert values == sorted(values)
+
+    play_random(rules, opts, 4, check)
+    assert seen == 20
+
+
+def test_expert_beats_greedy_beats_random_in_a_small_duplicate_match() -> None:
+    """Not the strength benchmark (bench/strength.py is): a sanity check that the order holds."""
+    rules, opts = option_sets()[0]
+    summary = simulate(rules, opts, ["greedy", "random", "greedy", "random"], 40, 5, duplicate=True)
+    ratio = summary.ratio()
+    assert ratio is not None and ratio[2] < 0.85
+    summary = simulate(rules, opts, ["expert", "greedy", "expert", "greedy"], 8, 5, duplicate=True)
+    ratio = summary.ratio()
+    assert ratio is not None and ratio[2] < 1.0
+
+
+def test_duplicate_games_replay_the_same_deals(tmp_path: Path) -> None:
+    path = tmp_path / "dup.jsonl"
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "goat",
+            "-n",
+            "3",
+            "--duplicate",
+            "--bots",
+            "greedy,random,greedy,random",
+            "--records",
+            str(path),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 6
+    for first, second in zip(records[::2], records[1::2], strict=True):
+        assert first["rounds"][0]["deal"] == second["rounds"][0]["deal"]
+        assert first["seats"] == ["bot:greedy", "bot:random", "bot:greedy", "bot:random"]
+        assert second["seats"] == ["bot:random", "bot:greedy", "bot:random", "bot:greedy"]
+    data = json.loads(result.stdout)
+    assert data["duplicate"] is True and data["games"] == 6
+    low, high = data["ratio"]["ci95"]
+    assert low <= data["ratio"]["value"] <= high
+
+
+def test_analyse_command(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    runner = CliRunner()
+    runner.invoke(app, ["simulate", "goat", "-n", "2", "--records", str(path)])
+    result = runner.invoke(app, ["analyse", str(path), "--game", "2", "--seat", "1"])
+    assert result.exit_code == 0, result.output
+    assert "decisions with a choice" in result.output
+    result = runner.invoke(app, ["analyse", str(path), "--game", "3"])
+    assert result.exit_code == 2 and "there is no game 3" in result.output
