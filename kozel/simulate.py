@@ -38,7 +38,7 @@ def ratio_estimate(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, flo
 
     >>> value, low, high = ratio_estimate([4, 6, 5, 5], [2, 2, 2, 2])
     >>> value, round(low, 3), round(high, 3)
-    (2.5, 1.934, 3.066)
+    (2.5, 2.1, 2.9)
     """
     n = len(xs)
     total_y = sum(ys)
