@@ -4,9 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench strength clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py kozel/_kernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -25,6 +25,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+strength: $(STAMP)
+	$(BIN)/python bench/strength.py --rounds 2000
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -243,7 +243,7 @@ static void apply(State *s, const Move *mv) {
 typedef struct {
     int teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs;
     int account[4], open[4], remembered[4];
-    double remembered_weight, loss_penalty;
+    double loss_penalty;
 } Scoring;
 
 static int hand_count(uint32_t hand, const Scoring *sc) {
@@ -260,9 +260,9 @@ static int special_bonus(int t) {
     return 0;
 }
 
-/* The cost of a finished round to each scoring unit: what its account grows by, plus a share
- * of what its remembered points grow by, plus a penalty for becoming the Goat. It follows
- * kozel.match.settle. */
+/* The cost of a finished round to each scoring unit: what the round charges it (remembered
+ * points and eggs included, under the game's fish mode), plus a penalty for becoming the
+ * Goat. It follows kozel.match.settle. */
 static void round_cost(const State *s, const Scoring *sc, double *cost) {
     int units = sc->teams ? 2 : s->players;
     int counts[4] = {0, 0, 0, 0};
@@ -322,8 +322,7 @@ static void round_cost(const State *s, const Scoring *sc, double *cost) {
             }
         }
         if (forget[u]) remembered = 0;
-        double c = (double)(account - sc->account[u]) +
-                   sc->remembered_weight * (double)(remembered - sc->remembered[u]);
+        double c = (double)charged[u];
         if (account >= sc->loss_limit && sc->account[u] < sc->loss_limit) c += sc->loss_penalty;
         cost[u] = c;
     }
@@ -331,17 +330,42 @@ static void round_cost(const State *s, const Scoring *sc, double *cost) {
 
 /* --- playout policy -------------------------------------------------------------------- */
 
-/* policy 0: uniform; policy 1: the heaviest tiles laid (doubles first), 1 in 8 uniform */
-static int choose(const Move *moves, int n, int policy, uint64_t *rng) {
+/* policy 0: uniform. policy 1: like the greedy bot, one move in eight uniform: shed heavy
+ * tiles and doubles, keep the hand's values varied and the open ends followable. */
+static int move_score(const State *s, const Move *mv) {
+    uint32_t rest = s->hands[s->turn];
+    int ends[MAX_ARMS], closed[MAX_ARMS];
+    memcpy(ends, s->ends, sizeof ends);
+    memcpy(closed, s->closed, sizeof closed);
+    int score = 0;
+    for (int j = 0; j < mv->n; j++) {
+        int t = mv->tile[j], arm = mv->arm[j];
+        rest &= ~(1u << t);
+        score += 10 * PIPS[t] + (IS_DOUBLE[t] ? 30 : 0);
+        if (arm < 0) {
+            ends[0] = LOW[t];
+            ends[1] = HIGH[t];
+        } else {
+            ends[arm] = OTHER[t][ends[arm]];
+            if (mv->close[j]) closed[arm] = 1;
+        }
+    }
+    if (!rest) return 1 << 20;
+    for (int v = 0; v < 7; v++)
+        if (rest & SUIT[v]) score += 7;
+    int arms = n_arms(s);
+    for (int k = 0; k < arms; k++)
+        if (ends[k] >= 0 && !closed[k] && (rest & SUIT[ends[k]])) score += 8;
+    return score;
+}
+
+static int choose(const State *s, const Move *moves, int n, int policy, uint64_t *rng) {
     if (n == 1) return 0;
     uint64_t r = next_random(rng);
     if (policy == 0 || (r & 7) == 0) return (int)((r >> 3) % (uint64_t)n);
     int best = 0, best_score = -1, ties = 0;
     for (int i = 0; i < n; i++) {
-        int score = 0;
-        for (int j = 0; j < moves[i].n; j++)
-            score += 2 * PIPS[moves[i].tile[j]] + (IS_DOUBLE[moves[i].tile[j]] ? 6 : 0);
-        score -= moves[i].n && moves[i].close[0];
+        int score = move_score(s, &moves[i]);
         if (score > best_score) {
             best_score = score;
             best = i;
@@ -358,7 +382,7 @@ static void play_out(State *s, int policy, uint64_t *rng) {
     Move moves[MAX_MOVES];
     while (s->end_kind == END_NONE) {
         int n = generate(s, moves);
-        apply(s, &moves[choose(moves, n, policy, rng)]);
+        apply(s, &moves[choose(s, moves, n, policy, rng)]);
     }
 }
 
@@ -430,12 +454,12 @@ static int read_state(PyObject *t, State *s) {
 }
 
 /* scoring tuple: (teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs,
- *                 accounts, opens, remembered, remembered_weight, loss_penalty) */
+ *                 accounts, opens, remembered, loss_penalty) */
 static int read_scoring(PyObject *t, Scoring *sc) {
     PyObject *pa, *po, *pr;
-    if (!PyArg_ParseTuple(t, "iiiiiiiOOOdd", &sc->teams, &sc->fish_mode, &sc->threshold,
+    if (!PyArg_ParseTuple(t, "iiiiiiiOOOd", &sc->teams, &sc->fish_mode, &sc->threshold,
                           &sc->lone_zero, &sc->special, &sc->loss_limit, &sc->eggs, &pa, &po,
-                          &pr, &sc->remembered_weight, &sc->loss_penalty))
+                          &pr, &sc->loss_penalty))
         return -1;
     if (read_ints(pa, sc->account, 4, "accounts") < 0 || read_ints(po, sc->open, 4, "opens") < 0 ||
         read_ints(pr, sc->remembered, 4, "remembered") < 0)
@@ -503,8 +527,10 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
         Py_DECREF(fast);
         return NULL;
     }
-    uint64_t rng = seed;
     for (Py_ssize_t i = 0; i < n; i++) {
+        /* every move meets the same playout randomness: differences between moves are
+         * then measured with much less noise (common random numbers) */
+        uint64_t rng = seed;
         Move mv;
         if (read_move(PySequence_Fast_GET_ITEM(fast, i), &mv) < 0) {
             Py_DECREF(fast);

@@ -2,10 +2,11 @@
 
 For a decision it samples many worlds consistent with what the seat has seen
 (:mod:`kozel.bots.sampling`), and in each world plays every legal move followed by quick
-playouts to the end of the round. A playout's cost is what the round does to the sheet under
-the game's own scoring (remembered points, the opening threshold, the fish mode, eggs, the
-Yard Goat bonuses) plus a heavy penalty for becoming the Goat; in team play the unit is the
-team. The move with the lowest expected cost (own cost less a share of the opponents') wins.
+playouts to the end of the round (all moves meet the same playout randomness). A playout's
+cost is what the round charges under the game's own scoring (remembered points, the fish
+mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming the Goat, which is how
+the distance to the loss limit enters; in team play the unit is the team. The move with the
+lowest expected cost, own cost less a share of the opponents', wins.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from kozel.bots.sampling import Sampler
 from kozel.core import DOUBLES_MASK, Move
 from kozel.views import SeatView
 
-REMEMBERED_WEIGHT = 0.6
-"""Remembered points are a debt that opening will call in: they cost this much each."""
 GOAT_PENALTY = 150.0
 """The cost of becoming the Goat in this round."""
 OPPONENT_WEIGHT = 0.35
@@ -67,7 +66,7 @@ class ExpertBot:
         my_unit = opts.unit_of(me)
         units = opts.units
         kernel_moves = [to_kernel(m) for m in moves]
-        scoring = pack_scoring(opts, view.sheet, view.eggs, REMEMBERED_WEIGHT, GOAT_PENALTY)
+        scoring = pack_scoring(opts, view.sheet, view.eggs, GOAT_PENALTY)
         sampler = Sampler(view, self.rng)
         dead_doubles = DOUBLES_MASK if opts.fish_ignores_double else 0
         ends = [-1, -1, -1, -1]

@@ -111,7 +111,6 @@ def pack_scoring(
     opts: Options,
     sheet: tuple[Account, ...] | list[Account],
     eggs: int,
-    remembered_weight: float,
     loss_penalty: float,
 ) -> ScoringTuple:
     return (
@@ -125,7 +124,6 @@ def pack_scoring(
         tuple(a.account for a in sheet),
         tuple(int(a.open) for a in sheet),
         tuple(a.remembered for a in sheet),
-        remembered_weight,
         loss_penalty,
     )
 

@@ -1,0 +1,78 @@
+"""`make strength`: bot strength in duplicate matches (a long benchmark, not a test).
+
+For each game it plays stronger vs weaker bots in seats 0+2 vs 1+3 with duplicate deals
+until at least --rounds rounds are played, and prints each level's mean charge per round
+with its 95% confidence interval and the ratio (target: <= 0.75 for expert/greedy and for
+greedy/random in 4-player Goat with default options).
+
+    .venv/bin/python bench/strength.py --rounds 2000
+    .venv/bin/python bench/strength.py --rounds 2000 --games goat --pairs expert/greedy
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from kozel.rules import DONKEY, GOAT, Options, Ruleset
+from kozel.simulate import Summary, simulate
+
+GAMES: dict[str, tuple[Ruleset, Options]] = {
+    "goat": (GOAT, GOAT.options()),
+    "team-goat": (GOAT, GOAT.options({"teams": True})),
+    "donkey": (DONKEY, DONKEY.options()),
+}
+PAIRS = ["greedy/random", "expert/greedy"]
+TARGET = 0.75
+
+
+def measure(rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int) -> Summary:
+    lineup = [strong, weak] * (opts.players // 2)
+    total = Summary(rules.id, rules.options_dict(opts), lineup, duplicate=True)
+    batch = 0
+    while sum(o.rounds for o in total.outcomes) < rounds:
+        part = simulate(rules, opts, lineup, 10, 1000 + batch, duplicate=True)
+        total.outcomes += part.outcomes
+        batch += 1
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--pairs", default=",".join(PAIRS))
+    args = parser.parse_args()
+    for name in args.games.split(","):
+        rules, opts = GAMES[name]
+        for pair in args.pairs.split(","):
+            strong, weak = pair.split("/")
+            start = time.perf_counter()
+            summary = measure(rules, opts, strong, weak, args.rounds)
+            ratio = summary.ratio()
+            assert ratio is not None
+            _, _, value, low, high = ratio
+            means = summary.level_means()
+            rounds = sum(o.rounds for o in summary.outcomes)
+            verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
+            print(
+                json.dumps(
+                    {
+                        "game": name,
+                        "pair": pair,
+                        "rounds": rounds,
+                        "games": len(summary.outcomes),
+                        "ratio": round(value, 4),
+                        "ci95": [round(low, 4), round(high, 4)],
+                        "means": {k: round(v[0], 3) for k, v in means.items()},
+                        "seconds": round(time.perf_counter() - start),
+                        "target": f"{verdict} <= {TARGET}",
+                    }
+                ),
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
