@@ -33,7 +33,6 @@ ScoringTuple = tuple[
     tuple[int, ...],
     tuple[int, ...],
     float,
-    float,
 ]
 
 def evaluate(
