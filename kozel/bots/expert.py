@@ -33,8 +33,8 @@ class Budget:
     """How hard the expert thinks: worlds sampled and playouts per move in each world, or a
     time limit (then the count of worlds grows until the time is spent)."""
 
-    worlds: int = 48
-    playouts: int = 24
+    worlds: int = 200
+    playouts: int = 64
     seconds: float | None = None
 
 
