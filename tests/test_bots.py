@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kozel.bots import Budget, ExpertBot, analyse, make_bot
+from kozel.bots.expert import LEVEL_BUDGETS
 from kozel.bots.sampling import Sampler, known_voids
 from kozel.cli import app
 from kozel.core import FULL_MASK, InvalidOption
@@ -123,8 +124,11 @@ def test_analysis_ranks_every_legal_move() -> None:
     assert seen == 20
 
 
-def test_expert_beats_greedy_beats_random_in_a_small_duplicate_match() -> None:
+def test_expert_beats_greedy_beats_random_in_a_small_duplicate_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Not the strength benchmark (bench/strength.py is): a sanity check that the order holds."""
+    monkeypatch.setitem(LEVEL_BUDGETS, "expert", QUICK)
     rules, opts = option_sets()[0]
     summary = simulate(rules, opts, ["greedy", "random", "greedy", "random"], 40, 5, duplicate=True)
     ratio = summary.ratio()
