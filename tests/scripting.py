@@ -161,3 +161,17 @@ def fish_round(leader: int, fillers: tuple[str, str, str, str]) -> tuple[Deal, s
         hands[(leader + role) % 4] = f"{own} {fillers[role]}"
     script = " ".join(f"{(leader + role) % 4}:{text}" for role, text in FISH_MOVES)
     return make_deal(*hands), script
+
+
+# 4-player Donkey: 1-1 led (spinner); each arm is turned to 0, 2, 3, 4 and closed by its double.
+CLOSED_HANDS = (
+    "1-1 1-4 4-4 0-2 0-3 5-6 6-6",
+    "0-1 0-0 0-4 0-5 0-6 1-5 2-3",
+    "1-2 2-2 1-6 2-4 2-5 3-4 5-5",
+    "1-3 3-3 2-6 3-5 3-6 4-5 4-6",
+)
+CLOSED_SCRIPT = """
+    0:1-1    1:0-1@0  2:1-2@1  3:1-3@2
+    0:1-4@3  1:0-0@0! 2:2-2@1! 3:3-3@2!
+    0:4-4@3!
+"""

@@ -10,6 +10,8 @@ from kozel.match import Match, settle
 from kozel.notation import record_of, replay
 from kozel.rules import DONKEY, GOAT, Options
 from tests.scripting import (
+    CLOSED_HANDS,
+    CLOSED_SCRIPT,
     OUT_HANDS,
     OUT_SCRIPT,
     accts,
@@ -301,18 +303,7 @@ def test_donkey_two_players_no_doubles_ascending_order() -> None:
 
 # --- Donkey: a fish with the double still in a hand -------------------------------------
 
-# Round 1: 1-1 led (spinner); the four arms turned to 0, 2, 3, 4 and each closed by its double.
-CLOSED_HANDS = (
-    "1-1 1-4 4-4 0-2 0-3 5-6 6-6",
-    "0-1 0-0 0-4 0-5 0-6 1-5 2-3",
-    "1-2 2-2 1-6 2-4 2-5 3-4 5-5",
-    "1-3 3-3 2-6 3-5 3-6 4-5 4-6",
-)
-CLOSED_SCRIPT = """
-    0:1-1    1:0-1@0  2:1-2@1  3:1-3@2
-    0:1-4@3  1:0-0@0! 2:2-2@1! 3:3-3@2!
-    0:4-4@3!
-"""
+# Round 1: CLOSED_HANDS / CLOSED_SCRIPT (tests/scripting.py).
 # Round 2, led by seat 0 (the fisherman) with 1-2: no double is laid, so the layout stays a
 # line, 2-4 1-4 1-2 2-6 0-6 0-2 2-3 3-5 2-5; both ends show 2, all six non-double 2s are laid
 # and 2-2 is in seat 2's hand.

@@ -26,6 +26,8 @@ from kozel.notation import record_of, replay
 from kozel.round import Deal, Round, needs_redeal
 from kozel.rules import DONKEY, GOAT, Options, Ruleset
 from tests.scripting import (
+    CLOSED_HANDS,
+    CLOSED_SCRIPT,
     OUT_HANDS,
     OUT_SCRIPT,
     accts,
@@ -667,20 +669,6 @@ def test_donkey_round_out_on_two_doubles_laid_at_once() -> None:
     assert rnd.layout.closed == [False, True, False, False]
     assert rnd.counts() == [0, 7]  # seat 1 keeps 3-4
     assert shown(m.sheet) == "0 +7"
-
-
-# 4-player Donkey: 1-1 led (spinner); each arm is turned to 0, 2, 3, 4 and closed by its double.
-CLOSED_HANDS = (
-    "1-1 1-4 4-4 0-2 0-3 5-6 6-6",
-    "0-1 0-0 0-4 0-5 0-6 1-5 2-3",
-    "1-2 2-2 1-6 2-4 2-5 3-4 5-5",
-    "1-3 3-3 2-6 3-5 3-6 4-5 4-6",
-)
-CLOSED_SCRIPT = """
-    0:1-1    1:0-1@0  2:1-2@1  3:1-3@2
-    0:1-4@3  1:0-0@0! 2:2-2@1! 3:3-3@2!
-    0:4-4@3!
-"""
 
 
 @pytest.mark.parametrize("ignores", [False, True])
