@@ -224,6 +224,16 @@ class Match:
     def turn(self) -> int:
         return self.round.turn
 
+    def copy(self) -> Match:
+        """An independent copy: pushing moves on it leaves this match as it is."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.sheet = list(self.sheet)
+        other.results = list(self.results)
+        if self._round is not None:
+            other._round = self._round.copy()
+        return other
+
     def next_round(self, deal: Deal | None = None, redeals: int = 0) -> Round:
         """Deal the next round (from the match's generator unless ``deal`` is given)."""
         if self.over:

@@ -134,8 +134,9 @@ def _parse_deal(raw: object, where: str) -> Deal:
     return Deal(tuple(parsed), tuple(_tile(t, f"{where} deal.bazaar") for t in bazaar))
 
 
-def _parse_move(raw: object, where: str, players: int) -> tuple[int, Move, Tile]:
-    """``(seat, move, drawn)`` of one record move; ``drawn`` is the tile a draw names."""
+def parse_move(raw: object, where: str, players: int) -> tuple[int, Move, Tile]:
+    """``(seat, move, drawn)`` of one record move; ``drawn`` is the tile a draw names (``-1``
+    when absent: a client's draw names no tile). Raises ``RecordError`` saying what is wrong."""
     _want(isinstance(raw, dict), f"{where}: a move must be an object, got {raw!r}")
     assert isinstance(raw, dict)
     seat = _field(raw, "seat", where)
@@ -150,6 +151,8 @@ def _parse_move(raw: object, where: str, players: int) -> tuple[int, Move, Tile]
         _want(raw["knock"] is True, f"{where}: knock must be true")
         return seat, KNOCK, -1
     if kind == "draw":
+        if raw["draw"] is True:
+            return seat, DRAW, -1
         return seat, DRAW, _tile(raw["draw"], where)
     if kind == "play":
         return seat, _parse_play(raw, raw["play"], where), -1
@@ -257,13 +260,14 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
     players = match.opts.players
     for j, raw_move in enumerate(moves, start=1):
         at = f"{where}, move {j}"
-        seat, move, drawn = _parse_move(raw_move, at, players)
+        seat, move, drawn = parse_move(raw_move, at, players)
         if rnd.over:
             assert rnd.end is not None
             raise RecordError(
                 f"{at}: the round already ended ({rnd.end.kind}, seat {rnd.end.seat})"
             )
         _want(seat == rnd.turn, f"{at}: seat {seat} moved but it is seat {rnd.turn}'s turn")
+        _want(move is not DRAW or drawn >= 0, f"{at}: a draw in a record names the tile drawn")
         if drawn >= 0 and rnd.bazaar_left > 0:
             expected = rnd.deal.bazaar[rnd.drawn]
             _want(

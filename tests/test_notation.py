@@ -73,6 +73,11 @@ def _swap_draw(record: Record) -> None:
     move["draw"] = record["rounds"][i]["deal"]["bazaar"][-1]
 
 
+def _draw_without_tile(record: Record) -> None:
+    i, j = first_move_index(record, "draw")
+    record["rounds"][i]["moves"][j]["draw"] = True
+
+
 def _wrong_seat(record: Record) -> None:
     move = record["rounds"][0]["moves"][1]
     move["seat"] = (move["seat"] + 1) % 3
@@ -112,6 +117,7 @@ BAD: list[tuple[str, Callable[[Record], None], str]] = [
     ("rating", _set("result.rating", [1, 2, 3]), "result: rating is [1, 2, 3]"),
     ("losers", _set("result.losers", []), "result: losers is []"),
     ("bool for int", _set("rounds.0.counts.0", True), "counts is"),
+    ("draw without tile", _draw_without_tile, "a draw in a record names the tile"),
 ]
 
 
