@@ -13,12 +13,12 @@ $(STAMP): pyproject.toml setup.py kozel/_kernel.c
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kozel play goat
+	$(BIN)/kozel serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///kozel.db
 
 lint: $(STAMP)
-	$(BIN)/ruff check kozel tests bench
-	$(BIN)/ruff format --check kozel tests bench
-	$(BIN)/mypy --strict kozel
+	$(BIN)/ruff check kozel tests bench examples
+	$(BIN)/ruff format --check kozel tests bench examples
+	$(BIN)/mypy --strict kozel examples
 
 test: lint
 	$(BIN)/pytest

@@ -300,5 +300,29 @@ def bench(
         )
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="Database URL: SQLite file by default, or postgresql+asyncpg://…")
+    ] = "sqlite+aiosqlite:///kozel.db",
+    pubsub: Annotated[str, typer.Option(help="memory:// or redis://host:port/db")] = "memory://",
+) -> None:
+    """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
+    import uvicorn
+
+    from kozel.server.app import create_app
+    from kozel.server.pubsub import make_pubsub
+    from kozel.server.settings import Settings
+
+    try:
+        make_pubsub(pubsub)
+    except ValueError as e:
+        raise fail(str(e)) from None
+    settings = Settings(db_url=db, pubsub_url=pubsub)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
+
+
 def main() -> None:
     app()

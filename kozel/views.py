@@ -122,6 +122,66 @@ class SeatView:
         }
 
 
+def view_from_dict(data: dict[str, Any]) -> SeatView:
+    """Rebuild a view from :meth:`SeatView.to_dict` (what a client receives), e.g. to let a
+    Kozel bot play for a remote client. Raises ``ValueError`` on malformed data."""
+    from kozel.core import parse_tile
+    from kozel.notation import parse_move
+    from kozel.rules import get_game
+
+    rules = get_game(data["game"])
+    opts = rules.options(data["options"], complete=True)
+    players = opts.players
+    layout = data["layout"]
+    first = parse_tile(layout["first"]) if layout["first"] else -1
+    arms = tuple(
+        ArmView(a["arm"], a["shows"], a["closed"], tuple(parse_tile(t) for t in a["tiles"]))
+        for a in layout["arms"]
+    )
+    table = 0 if first < 0 else 1 << first
+    for arm in arms:
+        for t in arm.tiles:
+            table |= 1 << t
+    history = []
+    for event in data["history"]:
+        seat, move, drawn = parse_move(event, "history", players)
+        history.append((seat, move, drawn))
+    seat = data["seat"]
+    legal = tuple(
+        parse_move({**m, "seat": seat or 0}, "legal", players)[1] for m in data["legal_moves"]
+    )
+    last = data.get("last_round")
+    return SeatView(
+        rules=rules,
+        opts=opts,
+        seat=seat,
+        hand=tuple(parse_tile(t) for t in data["hand"]),
+        hand_sizes=tuple(data["hand_sizes"]),
+        bazaar_left=data["bazaar_left"],
+        reserve=data["reserve"],
+        first_tile=first,
+        spinner=parse_tile(layout["spinner"]) if layout["spinner"] else -1,
+        arms=arms,
+        table=table,
+        history=tuple(history),
+        leader=data["leader"],
+        turn=data["turn"],
+        round_number=data["round"],
+        sheet=tuple(Account(a["account"], a["open"], a["remembered"]) for a in data["sheet"]),
+        eggs=data["eggs"],
+        legal_moves=legal,
+        last_round=None
+        if last is None
+        else LastRound(
+            last["end"]["kind"],
+            last["end"]["seat"],
+            tuple(last["counts"]),
+            tuple(last["charged"]),
+        ),
+        over=data["over"],
+    )
+
+
 def move_to_dict(move: Move) -> dict[str, Any]:
     """A move as the record writes it (without the seat)."""
     if isinstance(move, Play):

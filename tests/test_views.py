@@ -10,7 +10,7 @@ import re
 from kozel.core import TILE_NAMES, tiles_of
 from kozel.match import Match
 from kozel.round import Deal, Round
-from kozel.views import SeatView, view_for
+from kozel.views import SeatView, view_for, view_from_dict
 from tests.randomplay import option_sets, play_random
 
 TILE_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
@@ -94,3 +94,19 @@ def test_others_draws_are_redacted() -> None:
 
     play_random(rules, opts, 11, check)
     assert seen_draws > 0
+
+
+def test_a_view_survives_json() -> None:
+    """What a client receives rebuilds the same view (so remote bots see exactly this)."""
+    checked = 0
+    for rules, opts in option_sets():
+
+        def check(match: Match, rnd: Round) -> None:
+            nonlocal checked
+            for seat in [*range(match.opts.players), None]:
+                view = view_for(match, seat)
+                assert view_from_dict(json.loads(json.dumps(view.to_dict()))) == view
+                checked += 1
+
+        play_random(rules, opts, 1, check)
+    assert checked > 5000

@@ -1,0 +1,102 @@
+"""Connect your own bot to a Kozel club: the starting point for bot authors.
+
+It logs in (or plays as a guest), opens a table against the club's computer players, plays a
+whole game over the WebSocket with a local bot that sees only what its seat is sent, and writes
+the finished game's record (kozel-record/1). Run a club with `make run` first, then:
+
+    python examples/bot_client.py --server http://127.0.0.1:8000 --game goat \\
+        [-o key=value ...] [--name NAME --password PASSWORD] [--bot greedy] --record OUT.jsonl
+
+The protocol is in docs/protocol.md. The only thing to change for your own bot is `choose`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+import httpx
+import websockets
+
+from kozel.bots import Bot, make_bot
+from kozel.rules import get_game
+from kozel.views import move_to_dict, view_from_dict
+
+
+def choose(bot: Bot, message: dict[str, Any]) -> dict[str, Any]:
+    """Your bot goes here. This one hands the seat's view to a Kozel bot; the view holds only
+    what the club sent this seat."""
+    return move_to_dict(bot.choose(view_from_dict(message["view"])))
+
+
+async def play(args: argparse.Namespace) -> int:
+    options: dict[str, Any] = {}
+    rules = get_game(args.game)
+    for pair in args.option:
+        key, _, text = pair.partition("=")
+        options[key] = rules.spec(key).parse(text)
+    async with httpx.AsyncClient(base_url=args.server, timeout=30) as http:
+        if args.name:
+            response = await http.post(
+                "/api/auth/login", json={"name": args.name, "password": args.password}
+            )
+        else:
+            response = await http.post("/api/auth/guest")
+        if response.status_code != 200:
+            print(f"cannot log in: {response.json().get('detail')}", file=sys.stderr)
+            return 1
+        csrf = response.json()["csrf"]
+        response = await http.post(
+            "/api/play/computer",
+            json={"game": args.game, "options": options, "level": args.opponents},
+            headers={"X-CSRF-Token": csrf},
+        )
+        if response.status_code != 200:
+            print(f"cannot open a table: {response.json().get('detail')}", file=sys.stderr)
+            return 1
+        game_id = response.json()["game_id"]
+        url = args.server.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+        bot = make_bot(args.bot)
+        async with websockets.connect(url, additional_headers={"Cookie": cookie}) as socket:
+            seen = -1
+            async for text in socket:
+                message = json.loads(text)
+                if message["type"] == "error":
+                    print(f"server: {message['message']}", file=sys.stderr)
+                    continue
+                if message["type"] != "state" or message["version"] <= seen:
+                    continue
+                seen = message["version"]
+                if message["status"] != "playing":
+                    break
+                view = message.get("view")
+                if view and view["turn"] == message["you"] and view["legal_moves"]:
+                    move = await asyncio.to_thread(choose, bot, message)
+                    await socket.send(json.dumps({"type": "move", "version": seen, "move": move}))
+        record = (await http.get(f"/api/games/{game_id}/record")).json()
+    with open(args.record, "a", encoding="utf-8") as out:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    result = record["result"]
+    print(f"game {game_id} over: losers {result['losers']}, rating {result['rating']}")
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Play one game at a Kozel club with a local bot.")
+    parser.add_argument("--server", default="http://127.0.0.1:8000")
+    parser.add_argument("--game", default="goat")
+    parser.add_argument("-o", "--option", action="append", default=[], help="key=value")
+    parser.add_argument("--name", help="log in as this player (default: play as a guest)")
+    parser.add_argument("--password", default="")
+    parser.add_argument("--bot", default="greedy", help="your local bot's level")
+    parser.add_argument("--opponents", default="greedy", help="the club's computer players")
+    parser.add_argument("--record", required=True, help="append the finished game here")
+    sys.exit(asyncio.run(play(parser.parse_args())))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""HTTP and WebSocket: the club's public interface (FastAPI on uvicorn).
+
+Every failure a client can cause is answered with a clear message (JSON ``{"detail": ...}``
+over HTTP, ``{"type": "error", "code", "message"}`` over a WebSocket) and changes nothing.
+The protocol is documented in docs/protocol.md.
+"""
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect
+
+from kozel.rules import GAMES
+from kozel.server import auth
+from kozel.server.club import LOBBY, Club, ClubError, game_json
+from kozel.server.db import User
+from kozel.server.settings import Settings
+from kozel.server.tables import seat_channel
+
+OptionValue = int | bool | str
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=auth.MAX_PASSWORD)
+
+
+class RequestIn(BaseModel):
+    game: str = Field(max_length=20)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    seconds_per_move: int = 60
+    rated: bool = True
+    bots: dict[int, str] = Field(default_factory=dict, max_length=4)
+    """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
+
+
+class ComputerIn(BaseModel):
+    game: str = Field(max_length=20)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    level: str = Field(default="greedy", max_length=20)
+    seconds_per_move: int = 60
+    rated: bool = False
+
+
+class PersonIn(BaseModel):
+    game: str = Field(max_length=20)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    seconds_per_move: int = 60
+    rated: bool = True
+
+
+class BotsIn(BaseModel):
+    level: str = Field(default="greedy", max_length=20)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    club = Club(settings or Settings())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await club.start()
+        try:
+            yield
+        finally:
+            await club.stop()
+
+    app = FastAPI(
+        title="Kozel",
+        summary="An online domino club: Goat, Donkey and their relatives.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.club = club
+
+    @app.exception_handler(ClubError)
+    async def club_error(_: Request, error: ClubError) -> JSONResponse:
+        return JSONResponse({"detail": error.message}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
+            for e in error.errors()
+        )
+        return JSONResponse({"detail": problems or "bad request"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"detail": "something went wrong on our side"}, status_code=500)
+
+    # --- sessions -------------------------------------------------------------------------
+
+    async def current(
+        kozel_session: Annotated[str | None, Cookie()] = None,
+    ) -> tuple[User, str] | None:
+        return await club.session_user(kozel_session)
+
+    async def signed_in(
+        found: Annotated[tuple[User, str] | None, Depends(current)],
+    ) -> tuple[User, str]:
+        if found is None:
+            raise ClubError(401, "log in or play as a guest first")
+        return found
+
+    async def changing(
+        found: Annotated[tuple[User, str], Depends(signed_in)],
+        x_csrf_token: Annotated[str | None, Header()] = None,
+    ) -> User:
+        """A state-changing call: signed in, and carrying the session's CSRF token."""
+        user, csrf = found
+        if x_csrf_token != csrf:
+            raise ClubError(403, f"missing or wrong {auth.CSRF_HEADER} header")
+        return user
+
+    def opened(response: Response, user: User, token: str, csrf: str) -> dict[str, Any]:
+        age = club.settings.session_days * 86400
+        secure = club.settings.secure_cookies
+        response.set_cookie(
+            auth.SESSION_COOKIE, token, max_age=age, httponly=True, samesite="lax", secure=secure
+        )
+        response.set_cookie(auth.CSRF_COOKIE, csrf, max_age=age, samesite="lax", secure=secure)
+        return {"name": user.name, "guest": user.guest, "rating": user.rating, "csrf": csrf}
+
+    # --- HTTP -----------------------------------------------------------------------------
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.post("/api/auth/register")
+    async def register(body: Credentials, response: Response) -> dict[str, Any]:
+        return opened(response, *await club.register(body.name, body.password))
+
+    @app.post("/api/auth/login")
+    async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        client = request.client.host if request.client else "?"
+        return opened(response, *await club.login(body.name, body.password, client))
+
+    @app.post("/api/auth/guest")
+    async def guest(response: Response) -> dict[str, Any]:
+        return opened(response, *await club.guest())
+
+    @app.post("/api/auth/logout")
+    async def logout(
+        response: Response,
+        _: Annotated[User, Depends(changing)],
+        kozel_session: Annotated[str | None, Cookie()] = None,
+    ) -> dict[str, bool]:
+        if kozel_session:
+            await club.logout(kozel_session)
+        response.delete_cookie(auth.SESSION_COOKIE)
+        response.delete_cookie(auth.CSRF_COOKIE)
+        return {"ok": True}
+
+    @app.get("/api/me")
+    async def me(found: Annotated[tuple[User, str], Depends(signed_in)]) -> dict[str, Any]:
+        user, csrf = found
+        return {"name": user.name, "guest": user.guest, "rating": user.rating, "csrf": csrf}
+
+    @app.get("/api/rules")
+    async def rules() -> list[dict[str, Any]]:
+        """Every game with its options: defaults, allowed values, meaning, and presets."""
+        return [
+            {
+                "id": r.id,
+                "title": r.title,
+                "summary": r.summary,
+                "options": [
+                    {
+                        "name": s.name,
+                        "kind": s.kind,
+                        "default": s.default,
+                        "choices": list(s.choices),
+                        "minimum": s.minimum,
+                        "help": s.help,
+                    }
+                    for s in r.option_specs
+                ],
+                "presets": {k: dict(v) for k, v in r.presets.items()},
+            }
+            for r in GAMES.values()
+        ]
+
+    @app.get("/api/requests")
+    async def requests() -> list[dict[str, Any]]:
+        return await club.open_requests()
+
+    @app.post("/api/requests")
+    async def create(body: RequestIn, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+        return await club.create_request(
+            user, body.game, body.options, body.seconds_per_move, body.rated, body.bots
+        )
+
+    @app.post("/api/requests/{request_id}/join")
+    async def join(request_id: int, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+        return await club.join(user, request_id)
+
+    @app.post("/api/requests/{request_id}/leave")
+    async def leave(request_id: int, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+        return await club.leave(user, request_id)
+
+    @app.post("/api/requests/{request_id}/cancel")
+    async def cancel(request_id: int, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+        return await club.cancel(user, request_id)
+
+    @app.post("/api/requests/{request_id}/bots")
+    async def bots(
+        request_id: int, body: BotsIn, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        return await club.fill_with_bots(user, request_id, body.level)
+
+    @app.post("/api/play/computer")
+    async def play_computer(
+        body: ComputerIn, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        return await club.play_computer(
+            user, body.game, body.options, body.level, body.seconds_per_move, body.rated
+        )
+
+    @app.post("/api/play/person")
+    async def play_person(
+        body: PersonIn, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        return await club.play_person(
+            user, body.game, body.options, body.seconds_per_move, body.rated
+        )
+
+    @app.get("/api/games/{game_id}")
+    async def game(game_id: int) -> dict[str, Any]:
+        return game_json(await club.game_row(game_id))
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: int) -> dict[str, Any]:
+        """The finished game as a kozel-record/1 record (all hands: only once it is over)."""
+        row = await club.game_row(game_id)
+        if row.record is None:
+            raise ClubError(409, f"game {game_id} is not over")
+        return row.record
+
+    @app.get("/api/leaderboard")
+    async def leaderboard() -> list[dict[str, Any]]:
+        return await club.leaderboard()
+
+    @app.get("/api/players/{name}")
+    async def player(name: str) -> dict[str, Any]:
+        return await club.player(name)
+
+    # --- WebSockets -------------------------------------------------------------------------
+
+    async def forward(websocket: WebSocket, channel: str, first: list[str]) -> None:
+        async with club.pubsub.subscribe(channel) as sub:
+            for message in first:
+                await websocket.send_text(message)
+            async for message in sub:
+                await websocket.send_text(message)
+
+    @app.websocket("/ws/lobby")
+    async def lobby(websocket: WebSocket) -> None:
+        await websocket.accept()
+        first = json.dumps({"type": "requests", "requests": await club.open_requests()})
+        sender = asyncio.create_task(forward(websocket, LOBBY, [first]))
+        try:
+            while True:
+                await websocket.receive_text()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sender.cancel()
+
+    @app.websocket("/ws/games/{game_id}")
+    async def table(websocket: WebSocket, game_id: int) -> None:
+        found = await club.session_user(websocket.cookies.get(auth.SESSION_COOKIE))
+        await websocket.accept()
+        live = club.tables.get(game_id)
+        if live is None:
+            await send_error(websocket, "no_table", f"game {game_id} is not being played here")
+            await websocket.close()
+            return
+        seat = live.seat_of(found[0].id if found else None)
+        sender = asyncio.create_task(
+            forward(websocket, seat_channel(game_id, seat), [json.dumps(live.state(seat))])
+        )
+        try:
+            while True:
+                text = await websocket.receive_text()
+                await handle(websocket, game_id, seat, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sender.cancel()
+
+    async def handle(websocket: WebSocket, game_id: int, seat: int | None, text: str) -> None:
+        live = club.tables[game_id]
+        if len(text) > club.settings.max_message_bytes:
+            await send_error(websocket, "too_big", "messages are at most 16 KiB")
+            return
+        try:
+            message = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            await send_error(websocket, "bad_json", "send one JSON object per message")
+            return
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping":
+            await websocket.send_text(json.dumps({"type": "pong"}))
+        elif kind == "sync":
+            await websocket.send_text(json.dumps(live.state(seat)))
+        elif kind == "move":
+            if seat is None:
+                await send_error(websocket, "not_seated", "spectators cannot move")
+                return
+            version, move = message.get("version"), message.get("move")
+            if type(version) is not int or not isinstance(move, dict):
+                await send_error(
+                    websocket, "bad_move", 'a move is {"type": "move", "version": N, "move": {...}}'
+                )
+                return
+            reply = await live.submit(seat, move, version)
+            if not reply.ok:
+                await send_error(websocket, reply.code, reply.message)
+                if reply.code == "stale":
+                    await websocket.send_text(json.dumps(live.state(seat)))
+        else:
+            await send_error(websocket, "unknown_type", "message types are move, sync and ping")
+
+    return app
+
+
+async def send_error(websocket: WebSocket, code: str, message: str) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))

@@ -1,0 +1,408 @@
+"""The club's services: accounts, the lobby of game requests, starting and restoring tables.
+
+The HTTP and WebSocket layer (:mod:`kozel.server.app`) only translates to and from these.
+Every failure a user can cause raises :class:`ClubError` with a status and a clear message.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from kozel.bots import check_level
+from kozel.core import InvalidOption
+from kozel.rules import get_game
+from kozel.server import auth
+from kozel.server.db import (
+    Game,
+    GameRequest,
+    RatingChange,
+    Session,
+    User,
+    make_engine,
+    migrate,
+    now,
+    sessionmaker,
+)
+from kozel.server.pubsub import make_pubsub
+from kozel.server.settings import Settings
+from kozel.server.tables import Table, load_events
+
+LOBBY = "lobby"
+
+
+class ClubError(Exception):
+    """A refusal with an HTTP status and a message for the user."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _aware(stamp: datetime) -> datetime:
+    """SQLite hands back naive datetimes: they are UTC."""
+    from datetime import UTC
+
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+class Club:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.engine = make_engine(settings.db_url)
+        self.sessions = sessionmaker(self.engine)
+        self.pubsub = make_pubsub(settings.pubsub_url)
+        self.tables: dict[int, Table] = {}
+        self.login_limit = auth.RateLimit(settings.login_attempts_per_minute)
+
+    async def start(self) -> None:
+        await migrate(self.engine)
+        await self.restore()
+
+    async def stop(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.tables.clear()
+        await self.pubsub.close()
+        await self.engine.dispose()
+
+    # --- accounts ----------------------------------------------------------------------------
+
+    async def register(self, name: str, password: str) -> tuple[User, str, str]:
+        problem = auth.name_problem(name) or auth.password_problem(password)
+        if problem:
+            raise ClubError(422, problem)
+        async with self.sessions() as session, session.begin():
+            taken = await session.scalar(select(User).where(func.lower(User.name) == name.lower()))
+            if taken is not None:
+                raise ClubError(409, f"the name {name!r} is taken")
+            user = User(name=name, password_hash=auth.hash_password(password), guest=False)
+            session.add(user)
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise ClubError(409, f"the name {name!r} is taken") from None
+        return await self._open_session(user)
+
+    async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:
+        if not self.login_limit.allow(f"{client}|{name.lower()}"):
+            raise ClubError(429, "too many attempts to log in: wait a minute")
+        async with self.sessions() as session:
+            user = await session.scalar(select(User).where(User.name == name))
+        if user is None or not auth.check_password(user.password_hash, password):
+            raise ClubError(401, "wrong name or password")
+        return await self._open_session(user)
+
+    async def guest(self) -> tuple[User, str, str]:
+        async with self.sessions() as session, session.begin():
+            for _ in range(20):
+                name = auth.guest_name()
+                if await session.scalar(select(User.id).where(User.name == name)) is None:
+                    break
+            user = User(name=name, password_hash=None, guest=True)
+            session.add(user)
+        return await self._open_session(user)
+
+    async def _open_session(self, user: User) -> tuple[User, str, str]:
+        token, csrf = auth.new_token(), auth.new_token()
+        expires = now() + auth.session_lifetime(self.settings.session_days)
+        async with self.sessions() as session, session.begin():
+            session.add(
+                Session(
+                    token_hash=auth.token_hash(token),
+                    user_id=user.id,
+                    csrf=csrf,
+                    expires_at=expires,
+                )
+            )
+        return user, token, csrf
+
+    async def session_user(self, token: str | None) -> tuple[User, str] | None:
+        """The user and CSRF token of a live session, or ``None``."""
+        if not token or len(token) > 200:
+            return None
+        async with self.sessions() as session:
+            found = await session.get(Session, auth.token_hash(token))
+            if found is None or _aware(found.expires_at) < now():
+                return None
+            user = await session.get(User, found.user_id)
+            return (user, found.csrf) if user is not None else None
+
+    async def logout(self, token: str) -> None:
+        async with self.sessions() as session, session.begin():
+            found = await session.get(Session, auth.token_hash(token))
+            if found is not None:
+                await session.delete(found)
+
+    # --- the lobby ---------------------------------------------------------------------------
+
+    def _validate(
+        self, game: str, options: dict[str, Any], seconds: int, bots: dict[int, str]
+    ) -> tuple[dict[str, Any], int]:
+        try:
+            rules = get_game(game)
+            opts = rules.options(options)
+            for level in bots.values():
+                check_level(level)
+        except InvalidOption as error:
+            raise ClubError(422, str(error)) from None
+        low, high = self.settings.min_seconds_per_move, self.settings.max_seconds_per_move
+        if not low <= seconds <= high:
+            raise ClubError(422, f"seconds per move must be {low}..{high}")
+        for seat in bots:
+            if not 0 <= seat < opts.players:
+                raise ClubError(422, f"seat {seat} is not at a table of {opts.players}")
+        return rules.options_dict(opts), opts.players
+
+    async def open_requests(self) -> list[dict[str, Any]]:
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(GameRequest).where(GameRequest.status == "open").order_by(GameRequest.id)
+            )
+            return [request_json(r) for r in rows]
+
+    async def create_request(
+        self,
+        user: User,
+        game: str,
+        options: dict[str, Any],
+        seconds: int,
+        rated: bool,
+        bots: dict[int, str],
+    ) -> dict[str, Any]:
+        full_options, players = self._validate(game, options, seconds, bots)
+        seats: list[Any] = [None] * players
+        seats[0] = {"user": user.id, "name": user.name}
+        for seat, level in bots.items():
+            if seat == 0:
+                raise ClubError(422, "seat 0 is yours")
+            seats[seat] = {"bot": level}
+        async with self.sessions() as session, session.begin():
+            request = GameRequest(
+                game=game,
+                options=full_options,
+                seconds_per_move=seconds,
+                rated=rated,
+                status="open",
+                created_by=user.id,
+                seats=seats,
+            )
+            session.add(request)
+            await session.flush()
+            if all(seats):
+                await self._start(session, request)
+        await self._lobby_changed()
+        return request_json(request)
+
+    async def join(self, user: User, request_id: int) -> dict[str, Any]:
+        async with self.sessions() as session, session.begin():
+            request = await self._open_request(session, request_id)
+            seats = list(request.seats)
+            if any(s and s.get("user") == user.id for s in seats):
+                raise ClubError(409, "you already sit at this request")
+            if None not in seats:
+                raise ClubError(409, "this request is full")
+            seats[seats.index(None)] = {"user": user.id, "name": user.name}
+            request.seats = seats
+            if all(seats):
+                await self._start(session, request)
+        await self._lobby_changed()
+        return request_json(request)
+
+    async def leave(self, user: User, request_id: int) -> dict[str, Any]:
+        async with self.sessions() as session, session.begin():
+            request = await self._open_request(session, request_id)
+            if request.created_by == user.id:
+                raise ClubError(409, "you created this request: cancel it instead")
+            seats = [None if s and s.get("user") == user.id else s for s in request.seats]
+            if seats == request.seats:
+                raise ClubError(409, "you do not sit at this request")
+            request.seats = seats
+        await self._lobby_changed()
+        return request_json(request)
+
+    async def cancel(self, user: User, request_id: int) -> dict[str, Any]:
+        async with self.sessions() as session, session.begin():
+            request = await self._open_request(session, request_id)
+            if request.created_by != user.id:
+                raise ClubError(403, "only who created a request can cancel it")
+            request.status = "cancelled"
+        await self._lobby_changed()
+        return request_json(request)
+
+    async def fill_with_bots(self, user: User, request_id: int, level: str) -> dict[str, Any]:
+        try:
+            check_level(level)
+        except InvalidOption as error:
+            raise ClubError(422, str(error)) from None
+        async with self.sessions() as session, session.begin():
+            request = await self._open_request(session, request_id)
+            if request.created_by != user.id:
+                raise ClubError(403, "only who created a request can seat computer players")
+            request.seats = [s or {"bot": level} for s in request.seats]
+            await self._start(session, request)
+        await self._lobby_changed()
+        return request_json(request)
+
+    async def play_computer(
+        self, user: User, game: str, options: dict[str, Any], level: str, seconds: int, rated: bool
+    ) -> dict[str, Any]:
+        """One click: a table with ``user`` at seat 0 and computer players at the others."""
+        players = self._validate(game, options, seconds, {})[1]
+        return await self.create_request(
+            user, game, options, seconds, rated, {s: level for s in range(1, players)}
+        )
+
+    async def play_person(
+        self, user: User, game: str, options: dict[str, Any], seconds: int, rated: bool
+    ) -> dict[str, Any]:
+        """Join whoever waits for the same game and options, or wait for someone."""
+        full_options, _ = self._validate(game, options, seconds, {})
+        async with self.sessions() as session:
+            candidates = await session.scalars(
+                select(GameRequest)
+                .where(GameRequest.status == "open", GameRequest.game == game)
+                .order_by(GameRequest.id)
+            )
+            for request in candidates:
+                if (
+                    request.options == full_options
+                    and request.seconds_per_move == seconds
+                    and request.rated == rated
+                    and None in request.seats
+                    and not any(s and s.get("user") == user.id for s in request.seats)
+                ):
+                    return await self.join(user, request.id)
+        return await self.create_request(user, game, options, seconds, rated, {})
+
+    async def _open_request(self, session: AsyncSession, request_id: int) -> GameRequest:
+        request: GameRequest | None = await session.get(
+            GameRequest, request_id, with_for_update=True
+        )
+        if request is None:
+            raise ClubError(404, f"there is no request {request_id}")
+        if request.status != "open":
+            raise ClubError(409, f"request {request_id} is {request.status}")
+        return request
+
+    async def _start(self, session: AsyncSession, request: GameRequest) -> None:
+        """Every seat is taken: the request becomes a live table."""
+        row = Game(
+            game=request.game,
+            options=request.options,
+            seats=request.seats,
+            seconds_per_move=request.seconds_per_move,
+            rated=request.rated,
+            status="playing",
+            version=0,
+        )
+        session.add(row)
+        await session.flush()
+        request.status = "started"
+        request.game_id = row.id
+
+    async def _lobby_changed(self) -> None:
+        await self._start_pending()
+        await self.pubsub.publish(
+            LOBBY, json.dumps({"type": "requests", "requests": await self.open_requests()})
+        )
+
+    async def _start_pending(self) -> None:
+        """Start the tables of games created but not yet running (after their commit)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(Game).where(Game.status == "playing", Game.version == 0)
+            )
+            for row in rows:
+                if row.id not in self.tables:
+                    await self._open_table(row, [], None)
+
+    async def _open_table(self, row: Game, events: list[Any], last_at: float | None) -> Table:
+        table = Table(row, self.sessions, self.pubsub)
+        self.tables[row.id] = table
+        table.replay(events)
+        await table.start(last_at, self.settings.restart_grace_seconds)
+        return table
+
+    async def restore(self) -> None:
+        """Rebuild every unfinished table from its stored events (after a restart)."""
+        async with self.sessions() as session:
+            rows = list(await session.scalars(select(Game).where(Game.status == "playing")))
+        for row in rows:
+            events = await load_events(self.sessions, row.id)
+            last_at = _aware(events[-1].at).timestamp() if events else None
+            await self._open_table(row, events, last_at)
+
+    # --- games, players ----------------------------------------------------------------------
+
+    async def game_row(self, game_id: int) -> Game:
+        async with self.sessions() as session:
+            row = await session.get(Game, game_id)
+        if row is None:
+            raise ClubError(404, f"there is no game {game_id}")
+        return row
+
+    async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        async with self.sessions() as session:
+            users = await session.scalars(
+                select(User).where(User.guest.is_(False)).order_by(User.rating.desc()).limit(limit)
+            )
+            return [{"name": u.name, "rating": u.rating} for u in users]
+
+    async def player(self, name: str) -> dict[str, Any]:
+        async with self.sessions() as session:
+            user = await session.scalar(select(User).where(User.name == name))
+            if user is None:
+                raise ClubError(404, f"there is no player {name!r}")
+            changes = await session.scalars(
+                select(RatingChange)
+                .where(RatingChange.user_id == user.id)
+                .order_by(RatingChange.id.desc())
+                .limit(100)
+            )
+            return {
+                "name": user.name,
+                "rating": user.rating,
+                "guest": user.guest,
+                "history": [
+                    {
+                        "game": c.game_id,
+                        "delta": c.delta,
+                        "rating": c.rating,
+                        "at": c.at.isoformat(),
+                    }
+                    for c in changes
+                ],
+            }
+
+
+def request_json(request: GameRequest) -> dict[str, Any]:
+    return {
+        "id": request.id,
+        "game": request.game,
+        "options": request.options,
+        "seconds_per_move": request.seconds_per_move,
+        "rated": request.rated,
+        "status": request.status,
+        "seats": request.seats,
+        "game_id": request.game_id,
+    }
+
+
+def game_json(row: Game) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "seats": row.seats,
+        "seconds_per_move": row.seconds_per_move,
+        "rated": row.rated,
+        "status": row.status,
+        "version": row.version,
+    }

@@ -1,0 +1,104 @@
+"""Fan-out of table and lobby events, chosen by URL: ``memory://`` (one process, the default)
+or ``redis://host:port/db`` (several processes), as lila-ws talks to lila over Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+
+class Subscription(Protocol):
+    def __aiter__(self) -> AsyncIterator[str]: ...
+
+
+class PubSub(Protocol):
+    async def publish(self, channel: str, message: str) -> None: ...
+
+    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
+
+    async def close(self) -> None: ...
+
+
+class _Queue:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1000)
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while True:
+            yield await self.queue.get()
+
+
+class MemoryPubSub:
+    """In-process fan-out: every subscriber of a channel gets every message, in order."""
+
+    def __init__(self) -> None:
+        self.channels: dict[str, set[_Queue]] = {}
+
+    async def publish(self, channel: str, message: str) -> None:
+        for sub in list(self.channels.get(channel, ())):
+            if sub.queue.full():  # a reader that stopped reading loses old news, not the server
+                sub.queue.get_nowait()
+            sub.queue.put_nowait(message)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
+        sub = _Queue()
+        self.channels.setdefault(channel, set()).add(sub)
+        try:
+            yield sub
+        finally:
+            subs = self.channels.get(channel)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self.channels[channel]
+
+    async def close(self) -> None:
+        self.channels.clear()
+
+
+class _RedisSubscription:
+    def __init__(self, pubsub: object) -> None:
+        self.pubsub = pubsub
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        async for message in self.pubsub.listen():  # type: ignore[attr-defined]
+            if message.get("type") == "message":
+                data = message["data"]
+                yield data.decode() if isinstance(data, bytes) else str(data)
+
+
+class RedisPubSub:
+    """Fan-out through Redis PUBLISH/SUBSCRIBE."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        self.client = redis.from_url(url)
+
+    async def publish(self, channel: str, message: str) -> None:
+        await self.client.publish(channel, message)
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
+        pubsub = self.client.pubsub()
+        await pubsub.subscribe(channel)
+        try:
+            yield _RedisSubscription(pubsub)
+        finally:
+            await pubsub.unsubscribe(channel)
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
+def make_pubsub(url: str) -> PubSub:
+    """The backend a URL names; ``ValueError`` for an unknown scheme."""
+    if url in ("memory://", "memory", ""):
+        return MemoryPubSub()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisPubSub(url)
+    raise ValueError(f"unknown pub/sub URL {url!r}: use memory:// or redis://host:port/db")

@@ -1,0 +1,321 @@
+"""Live tables: one asyncio task per table, like lila's round actor.
+
+A table takes commands from a queue, one at a time: it checks the seat, the turn and the
+client's version, checks the move with the engine, **persists the event** (a deal, a move or
+a timeout) and only then applies it and publishes a versioned message to each seat's channel,
+every seat getting only its own :func:`~kozel.views.view_for`. Computer players submit moves
+through the same queue. A table is rebuilt after a restart by replaying its stored events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from kozel.bots import Bot, make_bot
+from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
+from kozel.match import Match
+from kozel.notation import RecordError, parse_move, record_of
+from kozel.round import Deal, deal_tiles
+from kozel.rules import get_game
+from kozel.server.db import Game, GameEvent, RatingChange, User, now
+from kozel.server.pubsub import PubSub
+from kozel.views import move_to_dict, view_for
+
+_secure = random.SystemRandom()
+
+
+def seat_channel(game_id: int, seat: int | None) -> str:
+    """The channel one seat (or, with ``None``, the spectators) listens to."""
+    return f"game:{game_id}:" + ("watch" if seat is None else f"seat:{seat}")
+
+
+@dataclass
+class Reply:
+    ok: bool
+    code: str = ""
+    message: str = ""
+
+
+@dataclass
+class _MoveCommand:
+    seat: int
+    move: dict[str, Any]
+    version: int
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class _Timeout:
+    seat: int
+    version: int
+
+
+class Table:
+    """One live game."""
+
+    def __init__(
+        self,
+        row: Game,
+        sessions: async_sessionmaker[AsyncSession],
+        pubsub: PubSub,
+        on_finish: Callable[[int], None] | None = None,
+    ) -> None:
+        self.id = row.id
+        self.rules = get_game(row.game)
+        self.opts = self.rules.options(row.options, complete=True)
+        self.seats: list[dict[str, Any]] = list(row.seats)
+        self.seconds_per_move = row.seconds_per_move
+        self.rated = row.rated
+        self.sessions = sessions
+        self.pubsub = pubsub
+        self.on_finish = on_finish
+        self.match = Match(self.rules, self.opts, None)
+        self.version = 0
+        self.status = row.status
+        self.deadline = 0.0
+        """Wall-clock time (``time.time()``) when the seat to move runs out."""
+        self.bots: dict[int, Bot] = {
+            s: make_bot(info["bot"], _secure.getrandbits(48))
+            for s, info in enumerate(self.seats)
+            if "bot" in info
+        }
+        self.queue: asyncio.Queue[_MoveCommand | _Timeout | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._thinking: set[asyncio.Task[None]] = set()
+
+    # --- rebuilding and starting ------------------------------------------------------------
+
+    def replay(self, events: list[GameEvent]) -> None:
+        """Apply stored events (in version order) to a fresh match."""
+        for event in events:
+            self._apply(event.kind, event.data)
+            self.version = event.version
+
+    async def start(self, last_event_at: float | None = None, grace: float = 10.0) -> None:
+        """Run the actor; deal if nothing is dealt yet; start the clock and the bots."""
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        if self.status != "playing":
+            return
+        if not self.match.started or self.match.round.over:
+            await self._deal()
+        else:
+            limit = float(self.seconds_per_move)
+            deadline = (last_event_at or time.time()) + limit
+            self._arm(max(deadline, time.time() + min(grace, limit)))
+        await self._publish()
+
+    async def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.task is not None:
+            await self.queue.put(None)
+            await self.task
+
+    # --- what clients see -----------------------------------------------------------------
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        for s, info in enumerate(self.seats):
+            if user_id is not None and info.get("user") == user_id:
+                return s
+        return None
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """The full state message for one seat (or a spectator)."""
+        message: dict[str, Any] = {
+            "type": "state",
+            "game": self.id,
+            "version": self.version,
+            "status": self.status,
+            "seats": [info.get("name") or f"bot:{info.get('bot')}" for info in self.seats],
+            "you": seat,
+            "seconds_per_move": self.seconds_per_move,
+            "rated": self.rated,
+        }
+        if self.match.started:
+            message["view"] = view_for(self.match, seat).to_dict()
+        if self.status == "playing" and self.match.started and not self.match.round.over:
+            message["clock"] = {
+                "seat": self.match.round.turn,
+                "deadline_ms": int(self.deadline * 1000),
+            }
+        if self.match.result is not None:
+            res = self.match.result
+            message["result"] = {
+                "losers": res.losers,
+                "accounts": res.accounts,
+                "rating": res.rating,
+                "timeout": res.timeout,
+            }
+        return message
+
+    # --- commands ---------------------------------------------------------------------------
+
+    async def submit(self, seat: int, move: dict[str, Any], version: int) -> Reply:
+        """Queue a move of ``seat`` made against ``version``; wait for the verdict."""
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_MoveCommand(seat, move, version, done))
+        return await done
+
+    async def _run(self) -> None:
+        while True:
+            command = await self.queue.get()
+            if command is None:
+                return
+            try:
+                if isinstance(command, _Timeout):
+                    await self._timeout(command)
+                else:
+                    reply = await self._move(command)
+                    if not command.done.done():
+                        command.done.set_result(reply)
+            except Exception as error:  # a table must outlive one bad command
+                if isinstance(command, _MoveCommand) and not command.done.done():
+                    command.done.set_exception(error)
+                raise
+
+    async def _move(self, command: _MoveCommand) -> Reply:
+        if self.status != "playing":
+            return Reply(False, "over", "the game is over")
+        if command.version != self.version:
+            return Reply(False, "stale", f"you saw version {command.version}; it is {self.version}")
+        rnd = self.match.round
+        if command.seat != rnd.turn:
+            return Reply(False, "turn", f"it is seat {rnd.turn}'s turn, not seat {command.seat}'s")
+        try:
+            seat, move, _ = parse_move({**command.move, "seat": command.seat}, "move", 4)
+            after = self.match.copy()
+            after.push(move)
+        except (RecordError, IllegalMove) as error:
+            return Reply(False, "illegal", str(error))
+        await self._commit("move", {"seat": seat, "move": move_to_dict(move)}, after)
+        return Reply(True)
+
+    async def _timeout(self, command: _Timeout) -> None:
+        if self.status != "playing" or command.version != self.version:
+            return  # a move came first
+        after = self.match.copy()
+        after.timeout(command.seat)
+        await self._commit("timeout", {"seat": command.seat}, after)
+
+    async def _deal(self) -> None:
+        deal, redeals = deal_tiles(_secure, self.opts.players)
+        after = self.match.copy()
+        after.next_round(deal, redeals)
+        data = {
+            "hands": [[TILE_NAMES[t] for t in hand] for hand in deal.hands],
+            "bazaar": [TILE_NAMES[t] for t in deal.bazaar],
+            "redeals": redeals,
+        }
+        await self._commit("deal", data, after)
+
+    async def _commit(self, kind: str, data: dict[str, Any], after: Match) -> None:
+        """Persist the event that turns the match into ``after``; only then take ``after`` as
+        the table's state and tell everyone. A failed write changes nothing."""
+        version = self.version + 1
+        async with self.sessions() as session, session.begin():
+            session.add(GameEvent(game_id=self.id, version=version, kind=kind, data=data))
+            values: dict[str, Any] = {"version": version}
+            if after.over:
+                values |= await self._finish(session, after)
+            await session.execute(update(Game).where(Game.id == self.id).values(**values))
+        self.match = after
+        self.version = version
+        if after.over:
+            self.status = (
+                "interrupted" if after.result and after.result.timeout is not None else "finished"
+            )
+            if self._timer is not None:
+                self._timer.cancel()
+        await self._publish()
+        if after.over:
+            if self.on_finish is not None:
+                self.on_finish(self.id)
+        elif after.round.over:
+            await self._deal()
+        else:
+            self._arm(time.time() + self.seconds_per_move)
+
+    def _apply(self, kind: str, data: dict[str, Any]) -> None:
+        """Apply a stored event (rebuilding a table after a restart)."""
+        if kind == "deal":
+            hands = tuple(tuple(parse_tile(t) for t in hand) for hand in data["hands"])
+            bazaar = tuple(parse_tile(t) for t in data["bazaar"])
+            self.match.next_round(Deal(hands, bazaar), data["redeals"])
+        elif kind == "move":
+            _, move, _ = parse_move({**data["move"], "seat": data["seat"]}, "move", 4)
+            self.match.push(move)
+        elif kind == "timeout":
+            self.match.timeout(data["seat"])
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+
+    async def _finish(self, session: Any, after: Match) -> dict[str, Any]:
+        """The game ends with the event being stored: keep its record, move the ratings
+        (once: in the same transaction as the last event)."""
+        result = after.result
+        assert result is not None
+        labels = [info["name"] if "user" in info else f"bot:{info['bot']}" for info in self.seats]
+        if self.rated:
+            for seat, info in enumerate(self.seats):
+                if "user" not in info:
+                    continue
+                user = await session.get(User, info["user"])
+                user.rating += result.rating[seat]
+                session.add(
+                    RatingChange(
+                        user_id=user.id,
+                        game_id=self.id,
+                        delta=result.rating[seat],
+                        rating=user.rating,
+                    )
+                )
+        return {
+            "status": "interrupted" if result.timeout is not None else "finished",
+            "record": record_of(after, labels),
+            "finished_at": now(),
+        }
+
+    # --- clock and bots -------------------------------------------------------------------
+
+    def _arm(self, deadline: float) -> None:
+        """Start the clock of the seat to move, and let a computer player think."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self.deadline = deadline
+        seat, version = self.match.round.turn, self.version
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(
+            max(0.0, deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
+        )
+        if seat in self.bots:
+            task = asyncio.create_task(self._bot_move(seat, version))
+            self._thinking.add(task)
+            task.add_done_callback(self._thinking.discard)
+
+    async def _bot_move(self, seat: int, version: int) -> None:
+        view = view_for(self.match, seat)
+        bot = self.bots[seat]
+        move: Move = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view)
+        await self.submit(seat, move_to_dict(move), version)
+
+    async def _publish(self) -> None:
+        for seat in [*range(self.opts.players), None]:
+            await self.pubsub.publish(seat_channel(self.id, seat), json.dumps(self.state(seat)))
+
+
+async def load_events(sessions: async_sessionmaker[AsyncSession], game_id: int) -> list[GameEvent]:
+    async with sessions() as session:
+        rows = await session.execute(
+            select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.version)
+        )
+        return list(rows.scalars())

@@ -1,0 +1,96 @@
+"""A real club server on a loopback port, on SQLite and (when configured) PostgreSQL.
+
+PostgreSQL tests read the server URL from ``KOZEL_TEST_POSTGRES`` (``.ci/run`` sets it, e.g.
+``postgresql+asyncpg://postgres@127.0.0.1:5432``); each test gets a database of its own. When
+the variable is set and the server is unreachable the tests fail; when it is not set they are
+reported as skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from kozel.server.app import create_app
+from kozel.server.settings import Settings
+
+POSTGRES = os.environ.get("KOZEL_TEST_POSTGRES", "")
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    url = POSTGRES.replace("postgresql+asyncpg://", "postgresql://").rstrip("/")
+    connection = await asyncpg.connect(url + "/postgres")
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(not POSTGRES, reason="KOZEL_TEST_POSTGRES is not set"),
+        ),
+    ]
+)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
+        return
+    name = f"kozel_test_{secrets.token_hex(4)}"
+    asyncio.run(_admin(f"CREATE DATABASE {name}"))
+    try:
+        yield f"{POSTGRES.rstrip('/')}/{name}"
+    finally:
+        asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+class RunningServer:
+    """uvicorn serving the club in a thread of this process."""
+
+    def __init__(self, settings: Settings) -> None:
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=0, log_level="warning", ws_max_size=65536
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws = f"ws://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture
+def settings(db_url: str) -> Settings:
+    return Settings(db_url=db_url, min_seconds_per_move=1, login_attempts_per_minute=5)
+
+
+@pytest.fixture
+def server(settings: Settings) -> Iterator[RunningServer]:
+    running = RunningServer(settings)
+    try:
+        yield running
+    finally:
+        running.stop()

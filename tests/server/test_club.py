@@ -1,0 +1,178 @@
+"""The club over real HTTP and WebSockets, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from kozel.notation import replay
+from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.conftest import RunningServer
+
+
+def player(server: RunningServer) -> Player:
+    return Player(server.url, server.ws)
+
+
+def test_health_and_openapi(server: RunningServer) -> None:
+    assert httpx.get(server.url + "/api/health").json() == {"status": "ok"}
+    schema = httpx.get(server.url + "/openapi.json").json()
+    assert "/api/requests" in schema["paths"]
+
+
+def test_accounts(server: RunningServer) -> None:
+    alice = player(server)
+    response = alice.register("alice")
+    assert response.status_code == 200
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    assert player(server).register("Alice").status_code == 409
+    assert player(server).register("x").status_code == 422
+    assert player(server).register("bob", "short").json()["detail"].startswith("a password")
+    assert alice.http.get("/api/me").json()["name"] == "alice"
+    # CSRF: a state-changing call without the header is refused
+    assert alice.http.post("/api/auth/logout").status_code == 403
+    assert alice.post("/api/auth/logout").status_code == 200
+    assert alice.http.get("/api/me").status_code == 401
+    assert player(server).login("alice", "wrong password").status_code == 401
+    assert player(server).login("alice").status_code == 200
+    guest = player(server)
+    assert guest.guest().status_code == 200 and guest.name.startswith("guest-")
+
+
+def test_log_in_is_rate_limited(server: RunningServer) -> None:
+    player(server).register("carol")
+    codes = [player(server).login("carol", "nope nope").status_code for _ in range(6)]
+    assert codes == [401] * 5 + [429]
+
+
+def test_requests_are_validated_with_clear_messages(server: RunningServer) -> None:
+    alice = player(server)
+    alice.register("alice")
+    bad = alice.post("/api/requests", {"game": "goat", "options": {"fish_mode": "fast"}})
+    assert bad.status_code == 422
+    assert "must be one of everyone, all_to_loser, own_to_loser" in bad.json()["detail"]
+    bad = alice.post("/api/requests", {"game": "chess"})
+    assert "unknown game 'chess'" in bad.json()["detail"]
+    bad = alice.post("/api/requests", {"game": "goat", "bots": {"1": "genius"}})
+    assert "unknown bot 'genius'" in bad.json()["detail"]
+    bad = alice.post("/api/requests", {"game": "goat", "seconds_per_move": 100000})
+    assert "seconds per move" in bad.json()["detail"]
+    bad = alice.http.post(
+        "/api/requests", content=b"{not json", headers={"X-CSRF-Token": alice.csrf}
+    )
+    assert bad.status_code == 422 and "detail" in bad.json()
+
+
+def test_lobby_join_leave_cancel(server: RunningServer) -> None:
+    alice, bob = player(server), player(server)
+    alice.register("alice")
+    bob.register("bob")
+    request = alice.post("/api/requests", {"game": "donkey", "options": {"players": 3}}).json()
+    assert request["status"] == "open" and request["seats"][1] is None
+    listed = httpx.get(server.url + "/api/requests").json()
+    assert [r["id"] for r in listed] == [request["id"]]
+    joined = bob.post(f"/api/requests/{request['id']}/join").json()
+    assert joined["seats"][1]["name"] == "bob"
+    assert bob.post(f"/api/requests/{request['id']}/join").status_code == 409
+    assert bob.post(f"/api/requests/{request['id']}/cancel").status_code == 403
+    assert bob.post(f"/api/requests/{request['id']}/leave").json()["seats"][1] is None
+    assert alice.post(f"/api/requests/{request['id']}/cancel").json()["status"] == "cancelled"
+    assert httpx.get(server.url + "/api/requests").json() == []
+
+
+def test_two_people_and_two_bots_play_a_rated_game_to_the_end(server: RunningServer) -> None:
+    alice, bob = player(server), player(server)
+    alice.register("alice")
+    bob.register("bob")
+    request = alice.post(
+        "/api/requests",
+        {"game": "goat", "options": {"loss_limit": 40}, "bots": {"2": "greedy", "3": "random"}},
+    ).json()
+    started = bob.post(f"/api/requests/{request['id']}/join").json()
+    game_id = started["game_id"]
+    assert started["status"] == "started" and game_id
+    with alice.socket(game_id) as a, bob.socket(game_id) as b:
+        ta, out_a = in_thread(play_to_the_end, a)
+        tb, out_b = in_thread(play_to_the_end, b)
+        ta.join(120)
+        tb.join(120)
+    final = out_a[0]
+    assert final["status"] == "finished" and out_b[0]["version"] == final["version"]
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    assert record["seats"] == ["alice", "bob", "bot:greedy", "bot:random"]
+    replayed = replay(json.loads(json.dumps(record)))
+    rating = replayed.result.rating if replayed.result else []
+    assert record["result"]["rating"] == rating
+    for seat, name in enumerate(["alice", "bob"]):
+        page = httpx.get(f"{server.url}/api/players/{name}").json()
+        assert page["rating"] == rating[seat]
+        assert [h["game"] for h in page["history"]] == [game_id]
+    board = httpx.get(server.url + "/api/leaderboard").json()
+    assert {row["name"] for row in board} == {"alice", "bob"}
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(server: RunningServer) -> None:
+    alice, watcher = player(server), player(server)
+    alice.register("alice")
+    game = alice.post("/api/play/computer", {"game": "goat", "level": "random"}).json()
+    game_id = game["game_id"]
+    with alice.socket(game_id) as sock:
+        state = receive(sock)
+        while state["view"]["turn"] != 0 or not state["view"]["legal_moves"]:
+            state = receive(sock)
+        version = state["version"]
+
+        def error_for(payload: str) -> dict[str, object]:
+            sock.send(payload)
+            while True:
+                message = receive(sock)
+                if message["type"] == "error":
+                    return message
+
+        assert error_for("{oops")["code"] == "bad_json"
+        assert error_for(json.dumps({"type": "dance"}))["code"] == "unknown_type"
+        assert error_for("x" * 20000)["code"] == "too_big"
+        assert error_for(json.dumps({"type": "move", "version": "1"}))["code"] == "bad_move"
+        stale = {"type": "move", "version": version - 1, "move": state["view"]["legal_moves"][0]}
+        assert error_for(json.dumps(stale))["code"] == "stale"
+        illegal = {"type": "move", "version": version, "move": {"play": "6-6", "arm": 7}}
+        assert error_for(json.dumps(illegal))["code"] == "illegal"
+        sock.send(json.dumps({"type": "sync"}))
+        again = receive(sock)
+        while again["type"] != "state":
+            again = receive(sock)
+        assert again["version"] == version  # nothing changed
+        sock.send(json.dumps({"type": "ping"}))
+        assert receive(sock)["type"] in ("pong", "state")
+    watcher.guest()
+    with watcher.socket(game_id) as sock:
+        state = receive(sock)
+        assert state["you"] is None and state["view"]["hand"] == []
+        sock.send(
+            json.dumps({"type": "move", "version": state["version"], "move": {"knock": True}})
+        )
+        while (message := receive(sock))["type"] != "error":
+            pass
+        assert message["code"] == "not_seated"
+
+
+def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer) -> None:
+    alice = player(server)
+    alice.register("alice")
+    game_id = alice.post(
+        "/api/play/computer",
+        {"game": "goat", "level": "greedy", "seconds_per_move": 1, "rated": True},
+    ).json()["game_id"]
+    with alice.socket(game_id) as sock:
+        while True:
+            state = receive(sock)
+            if state["type"] == "state" and state["status"] != "playing":
+                break
+    assert state["status"] == "interrupted"
+    assert state["result"]["timeout"] == 0 and state["result"]["losers"] == []
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    assert record["rounds"][-1]["end"] == {"kind": "timeout", "seat": 0}
+    replay(record)
+    assert httpx.get(f"{server.url}/api/players/alice").json()["rating"] == 0
