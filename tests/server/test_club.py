@@ -176,3 +176,44 @@ def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer
     assert record["rounds"][-1]["end"] == {"kind": "timeout", "seat": 0}
     replay(record)
     assert httpx.get(f"{server.url}/api/players/alice").json()["rating"] == 0
+
+
+def test_the_lobby_is_live_and_people_are_paired(server: RunningServer) -> None:
+    from websockets.sync.client import connect
+
+    alice, bob = player(server), player(server)
+    alice.register("alice")
+    bob.register("bob")
+    with connect(server.ws + "/ws/lobby") as lobby:
+        assert receive(lobby) == {"type": "requests", "requests": []}
+        wanted = {"game": "goat", "options": {"players": 2}, "seconds_per_move": 30}
+        waiting = alice.post("/api/play/person", wanted).json()
+        assert waiting["status"] == "open"
+        update = receive(lobby)
+        assert [r["id"] for r in update["requests"]] == [waiting["id"]]
+        # a different wish does not pair; the same one does
+        other = bob.post("/api/play/person", {**wanted, "seconds_per_move": 31}).json()
+        assert other["id"] != waiting["id"]
+        receive(lobby)
+        bob.post(f"/api/requests/{other['id']}/cancel")
+        receive(lobby)
+        paired = bob.post("/api/play/person", wanted).json()
+        assert paired["id"] == waiting["id"] and paired["status"] == "started"
+        assert receive(lobby)["requests"] == []
+    game = httpx.get(f"{server.url}/api/games/{paired['game_id']}").json()
+    assert [s["name"] for s in game["seats"]] == ["alice", "bob"]
+    assert httpx.get(f"{server.url}/api/games/{paired['game_id']}/record").status_code == 409
+    assert httpx.get(f"{server.url}/api/games/999").status_code == 404
+
+
+def test_play_with_the_computer_in_one_click(server: RunningServer) -> None:
+    guest = player(server)
+    guest.guest()
+    table = guest.post("/api/play/computer", {"game": "donkey", "level": "expert"}).json()
+    assert table["status"] == "started"
+    assert [s.get("bot") for s in table["seats"]] == [None, "expert", "expert", "expert"]
+    with guest.socket(table["game_id"]) as sock:
+        final = play_to_the_end(sock)
+    assert final["status"] == "finished" and final["result"]["losers"]
+    record = httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json()
+    replay(record)
