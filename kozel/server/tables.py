@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from kozel.server.pubsub import PubSub
 from kozel.views import move_to_dict, view_for
 
 _secure = random.SystemRandom()
+log = logging.getLogger("kozel.tables")
 
 
 def seat_channel(game_id: int, seat: int | None) -> str:
@@ -57,6 +59,11 @@ class _MoveCommand:
 class _Timeout:
     seat: int
     version: int
+
+
+@dataclass
+class _Deal:
+    """Deal the next round (again, after a failed attempt)."""
 
 
 class Table:
@@ -88,7 +95,7 @@ class Table:
             for s, info in enumerate(self.seats)
             if "bot" in info
         }
-        self.queue: asyncio.Queue[_MoveCommand | _Timeout | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[_MoveCommand | _Timeout | _Deal | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
@@ -106,8 +113,8 @@ class Table:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         if self.status != "playing":
             return
-        if not self.match.started or self.match.round.over:
-            await self._deal()
+        if self._needs_deal():
+            self.queue.put_nowait(_Deal())
         else:
             limit = float(self.seconds_per_move)
             deadline = (last_event_at or time.time()) + limit
@@ -174,14 +181,24 @@ class Table:
             try:
                 if isinstance(command, _Timeout):
                     await self._timeout(command)
+                elif isinstance(command, _Deal):
+                    if self._needs_deal():
+                        await self._deal()
                 else:
                     reply = await self._move(command)
                     if not command.done.done():
                         command.done.set_result(reply)
-            except Exception as error:  # a table must outlive one bad command
+            except Exception:  # a table outlives one failed command: nothing was applied
+                log.exception("table %s: %r failed", self.id, command)
                 if isinstance(command, _MoveCommand) and not command.done.done():
-                    command.done.set_exception(error)
-                raise
+                    command.done.set_result(
+                        Reply(False, "unavailable", "the move could not be stored: send it again")
+                    )
+                elif self._needs_deal():
+                    asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, _Deal())
+
+    def _needs_deal(self) -> bool:
+        return self.status == "playing" and (not self.match.started or self.match.round.over)
 
     async def _move(self, command: _MoveCommand) -> Reply:
         if self.status != "playing":
@@ -236,12 +253,15 @@ class Table:
             )
             if self._timer is not None:
                 self._timer.cancel()
-        await self._publish()
+        try:
+            await self._publish()
+        except Exception:  # the event is stored: clients catch up on their next sync
+            log.exception("table %s: publishing version %s failed", self.id, version)
         if after.over:
             if self.on_finish is not None:
                 self.on_finish(self.id)
         elif after.round.over:
-            await self._deal()
+            self.queue.put_nowait(_Deal())
         else:
             self._arm(time.time() + self.seconds_per_move)
 
@@ -303,9 +323,14 @@ class Table:
             task.add_done_callback(self._thinking.discard)
 
     async def _bot_move(self, seat: int, version: int) -> None:
+        """A computer player thinks (in a worker thread) and moves like anyone else."""
         view = view_for(self.match, seat)
         bot = self.bots[seat]
-        move: Move = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view)
+        try:
+            move: Move = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view)
+        except Exception:
+            log.exception("table %s: the bot at seat %s failed", self.id, seat)
+            return
         await self.submit(seat, move_to_dict(move), version)
 
     async def _publish(self) -> None:
