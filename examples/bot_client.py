@@ -22,6 +22,7 @@ import httpx
 import websockets
 
 from kozel.bots import Bot, make_bot
+from kozel.core import InvalidOption
 from kozel.rules import get_game
 from kozel.views import move_to_dict, view_from_dict
 
@@ -33,11 +34,21 @@ def choose(bot: Bot, message: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play(args: argparse.Namespace) -> int:
-    options: dict[str, Any] = {}
-    rules = get_game(args.game)
-    for pair in args.option:
-        key, _, text = pair.partition("=")
-        options[key] = rules.spec(key).parse(text)
+    try:
+        rules = get_game(args.game)
+        options = rules.parse_options(args.option)
+    except InvalidOption as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    chosen = rules.options_dict(options)
+    try:
+        return await play_game(args, chosen)
+    except (httpx.HTTPError, OSError, websockets.WebSocketException) as error:
+        print(f"error: cannot talk to {args.server}: {error}", file=sys.stderr)
+        return 1
+
+
+async def play_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
     async with httpx.AsyncClient(base_url=args.server, timeout=30) as http:
         if args.name:
             response = await http.post(

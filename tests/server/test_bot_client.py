@@ -1,0 +1,33 @@
+"""examples/bot_client.py plays a whole game against a running club and writes its record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from kozel.notation import replay
+from tests.server.conftest import RunningServer
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bot_client.py"
+
+
+def test_the_example_bot_client_plays_a_game(server: RunningServer, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, str(EXAMPLE), "--server", server.url, "--game", "donkey"]
+    command += ["-o", "players=3", "-o", "loss_limit=40", "--record", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "over: losers" in done.stdout
+    record = json.loads(out.read_text())
+    assert record["options"]["players"] == 3 and record["seats"][0].startswith("guest-")
+    replay(record)
+
+
+def test_the_example_says_what_is_wrong(server: RunningServer, tmp_path: Path) -> None:
+    command = [sys.executable, str(EXAMPLE), "--server", server.url, "--game", "goat"]
+    command += ["-o", "players=9", "--record", str(tmp_path / "x.jsonl")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "players" in done.stderr and "Traceback" not in done.stderr
