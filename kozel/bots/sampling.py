@@ -9,6 +9,7 @@ the open arms showed then.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kozel.core import (
@@ -20,6 +21,7 @@ from kozel.core import (
     SUIT_MASK,
     Draw,
     Knock,
+    Move,
     Play,
     PlayDoubles,
     Tile,
@@ -28,38 +30,22 @@ from kozel.core import (
 from kozel.views import SeatView
 
 
-def lacked_values(view: SeatView) -> list[int]:
-    """For each seat, a bitmask of the values (0..6) it is known not to hold now.
-
-    A knock adds the open values to what the seat lacks. A draw in a new turn brings tiles
-    that may show earlier values, so it starts the seat's list again from the values open
-    then (the tiles drawn and kept did not fit them either).
-    """
-    players = len(view.hand_sizes)
-    lacks = [0] * players  # bitmask of values 0..6
-    drew_this_turn = [False] * players
+def open_values(view: SeatView) -> Iterator[tuple[int, Move, int]]:
+    """Walk the public history: each move with its seat and the values open before it (a
+    bitmask of 0..6)."""
     ends = [-1, -1, -1, -1]
     closed = [False] * 4
     spinner_rule = view.rules.spinner
     spinner_down = False
-    previous = -1
     for seat, move, _ in view.history:
-        if seat != previous:
-            drew_this_turn = [False] * players
-            previous = seat
+        values = 0
+        for k in range(4):
+            if ends[k] >= 0 and not closed[k]:
+                values |= 1 << ends[k]
+        yield seat, move, values
         if isinstance(move, Draw | Knock):
-            values = 0
-            for k in range(4):
-                if ends[k] >= 0 and not closed[k]:
-                    values |= 1 << ends[k]
-            if isinstance(move, Draw) and not drew_this_turn[seat]:
-                lacks[seat] = values
-                drew_this_turn[seat] = True
-            else:
-                lacks[seat] |= values
             continue
-        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
-        for play in plays:
+        for play in move.plays if isinstance(move, PlayDoubles) else (move,):
             assert isinstance(play, Play)
             t = play.tile
             if play.arm is None:
@@ -71,6 +57,28 @@ def lacked_values(view: SeatView) -> list[int]:
             if spinner_rule and not spinner_down and IS_DOUBLE[t]:
                 spinner_down = True
                 ends[2] = ends[3] = ends[play.arm]
+
+
+def lacked_values(view: SeatView) -> list[int]:
+    """For each seat, a bitmask of the values (0..6) it is known not to hold now.
+
+    A knock adds the open values to what the seat lacks. A draw in a new turn brings tiles
+    that may show earlier values, so it starts the seat's list again from the values open
+    then (the tiles drawn and kept did not fit them either).
+    """
+    players = len(view.hand_sizes)
+    lacks = [0] * players
+    drew_this_turn = [False] * players
+    previous = -1
+    for seat, move, values in open_values(view):
+        if seat != previous:
+            drew_this_turn = [False] * players
+            previous = seat
+        if isinstance(move, Draw) and not drew_this_turn[seat]:
+            lacks[seat] = values
+            drew_this_turn[seat] = True
+        elif isinstance(move, Draw | Knock):
+            lacks[seat] |= values
     return lacks
 
 
@@ -115,9 +123,10 @@ class Sampler:
         )
 
     def sample(self) -> World:
-        """A world consistent with the constraints (they are relaxed after many failures)."""
-        for attempt in range(60):
-            world = self._try(strict=attempt < 50)
+        """A world consistent with the proven voids (relaxed only if none can be found,
+        which the rules make impossible)."""
+        for _ in range(60):
+            world = self._try(strict=True)
             if world is not None:
                 return world
         world = self._try(strict=False)

@@ -8,10 +8,11 @@ The protocol is documented in docs/protocol.md.
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -25,6 +26,26 @@ from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
 
 OptionValue = int | bool | str
+Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: what was wrong, in words."""
+
+    detail: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut, "description": text}
+    for code, text in [
+        (401, "not logged in"),
+        (403, "not allowed, or the CSRF header is missing"),
+        (404, "no such thing"),
+        (409, "not possible in this state"),
+        (422, "invalid input"),
+        (429, "too many attempts"),
+    ]
+}
 
 
 class Credentials(BaseModel):
@@ -76,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="An online domino club: Goat, Donkey and their relatives.",
         version="0.1.0",
         lifespan=lifespan,
+        responses=ERRORS,
     )
     app.state.club = club
 
@@ -199,20 +221,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.post("/api/requests/{request_id}/join")
-    async def join(request_id: int, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+    async def join(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
         return await club.join(user, request_id)
 
     @app.post("/api/requests/{request_id}/leave")
-    async def leave(request_id: int, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+    async def leave(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
         return await club.leave(user, request_id)
 
     @app.post("/api/requests/{request_id}/cancel")
-    async def cancel(request_id: int, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+    async def cancel(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
         return await club.cancel(user, request_id)
 
     @app.post("/api/requests/{request_id}/bots")
     async def bots(
-        request_id: int, body: BotsIn, user: Annotated[User, Depends(changing)]
+        request_id: Id, body: BotsIn, user: Annotated[User, Depends(changing)]
     ) -> dict[str, Any]:
         return await club.fill_with_bots(user, request_id, body.level)
 
@@ -233,11 +255,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.get("/api/games/{game_id}")
-    async def game(game_id: int) -> dict[str, Any]:
+    async def game(game_id: Id) -> dict[str, Any]:
         return game_json(await club.game_row(game_id))
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: int) -> dict[str, Any]:
+    async def record(game_id: Id) -> dict[str, Any]:
         """The finished game as a kozel-record/1 record (all hands: only once it is over)."""
         row = await club.game_row(game_id)
         if row.record is None:
@@ -254,28 +276,61 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # --- WebSockets -------------------------------------------------------------------------
 
-    async def forward(websocket: WebSocket, channel: str, first: list[str]) -> None:
-        async with club.pubsub.subscribe(channel) as sub:
-            for message in first:
-                await websocket.send_text(message)
-            async for message in sub:
-                await websocket.send_text(message)
+    async def forward(
+        websocket: WebSocket, channel: str, snapshot: Callable[[], Awaitable[str]]
+    ) -> None:
+        """Subscribe first, then send the snapshot, then every message: nothing published
+        in between is lost (a client drops versions it has already seen)."""
+        try:
+            async with club.pubsub.subscribe(channel) as sub:
+                await websocket.send_text(await snapshot())
+                async for message in sub:
+                    await websocket.send_text(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the client went away; the receiving side ends the connection
+
+    async def messages(websocket: WebSocket) -> AsyncIterator[str | None]:
+        """Text frames as they come; ``None`` for a binary frame; stops at the close."""
+        while True:
+            try:
+                frame = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            yield text if isinstance(text, str) else None
+
+    def foreign_origin(websocket: WebSocket) -> bool:
+        """A browser page of another site (its Origin names another host) may not connect."""
+        origin = websocket.headers.get("origin")
+        if not origin:
+            return False
+        return origin.split("://", 1)[-1] != websocket.headers.get("host")
 
     @app.websocket("/ws/lobby")
     async def lobby(websocket: WebSocket) -> None:
+        if foreign_origin(websocket):
+            await websocket.close(code=1008)
+            return
         await websocket.accept()
-        first = json.dumps({"type": "requests", "requests": await club.open_requests()})
-        sender = asyncio.create_task(forward(websocket, LOBBY, [first]))
+
+        async def snapshot() -> str:
+            return json.dumps({"type": "requests", "requests": await club.open_requests()})
+
+        sender = asyncio.create_task(forward(websocket, LOBBY, snapshot))
         try:
-            while True:
-                await websocket.receive_text()
-        except WebSocketDisconnect:
-            pass
+            async for text in messages(websocket):
+                if text is None or text:
+                    await send_error(websocket, "read_only", "the lobby socket only listens")
         finally:
             sender.cancel()
 
     @app.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: int) -> None:
+        if foreign_origin(websocket):
+            await websocket.close(code=1008)
+            return
         found = await club.session_user(websocket.cookies.get(auth.SESSION_COOKIE))
         await websocket.accept()
         live = club.tables.get(game_id)
@@ -284,26 +339,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close()
             return
         seat = live.seat_of(found[0].id if found else None)
-        sender = asyncio.create_task(
-            forward(websocket, seat_channel(game_id, seat), [json.dumps(live.state(seat))])
-        )
+
+        async def snapshot() -> str:
+            return json.dumps(live.state(seat))
+
+        sender = asyncio.create_task(forward(websocket, seat_channel(game_id, seat), snapshot))
         try:
-            while True:
-                text = await websocket.receive_text()
+            async for text in messages(websocket):
                 await handle(websocket, game_id, seat, text)
-        except WebSocketDisconnect:
-            pass
         finally:
             sender.cancel()
 
-    async def handle(websocket: WebSocket, game_id: int, seat: int | None, text: str) -> None:
-        live = club.tables[game_id]
-        if len(text) > club.settings.max_message_bytes:
+    async def handle(
+        websocket: WebSocket, game_id: int, seat: int | None, text: str | None
+    ) -> None:
+        live = club.tables.get(game_id)
+        if live is None:
+            await send_error(websocket, "no_table", f"game {game_id} is not being played here")
+            return
+        if text is None:
+            await send_error(websocket, "bad_json", "send text frames, one JSON object each")
+            return
+        if len(text.encode()) > club.settings.max_message_bytes:
             await send_error(websocket, "too_big", "messages are at most 16 KiB")
             return
         try:
             message = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):
             await send_error(websocket, "bad_json", "send one JSON object per message")
             return
         kind = message.get("type") if isinstance(message, dict) else None

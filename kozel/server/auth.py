@@ -70,19 +70,24 @@ def session_lifetime(days: int) -> timedelta:
 
 
 class RateLimit:
-    """At most ``limit`` attempts per key in any 60 seconds (kept in memory)."""
+    """At most ``limit`` failures per key in any ``window`` seconds (kept in memory)."""
 
     def __init__(self, limit: int, window: float = 60.0) -> None:
         self.limit = limit
         self.window = window
-        self.attempts: dict[str, deque[float]] = {}
+        self.failures: dict[str, deque[float]] = {}
 
-    def allow(self, key: str) -> bool:
+    def _recent(self, key: str) -> deque[float]:
         stamp = time.monotonic()
-        recent = self.attempts.setdefault(key, deque())
+        recent = self.failures.setdefault(key, deque())
         while recent and recent[0] <= stamp - self.window:
             recent.popleft()
-        if len(recent) >= self.limit:
-            return False
-        recent.append(stamp)
-        return True
+        if not recent:
+            del self.failures[key]
+        return recent
+
+    def exhausted(self, key: str) -> bool:
+        return len(self._recent(key)) >= self.limit
+
+    def record(self, key: str) -> None:
+        self.failures.setdefault(key, deque()).append(time.monotonic())

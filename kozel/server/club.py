@@ -6,6 +6,7 @@ Every failure a user can cause raises :class:`ClubError` with a status and a cle
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from kozel.bots import check_level
+from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.rules import get_game
 from kozel.server import auth
@@ -60,6 +61,7 @@ class Club:
         self.pubsub = make_pubsub(settings.pubsub_url)
         self.tables: dict[int, Table] = {}
         self.login_limit = auth.RateLimit(settings.login_attempts_per_minute)
+        self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         await migrate(self.engine)
@@ -91,11 +93,13 @@ class Club:
         return await self._open_session(user)
 
     async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:
-        if not self.login_limit.allow(f"{client}|{name.lower()}"):
-            raise ClubError(429, "too many attempts to log in: wait a minute")
+        key = f"{client}|{name.lower()}"
+        if self.login_limit.exhausted(key):
+            raise ClubError(429, "too many failed attempts to log in: wait a minute")
         async with self.sessions() as session:
-            user = await session.scalar(select(User).where(User.name == name))
+            user = await session.scalar(select(User).where(func.lower(User.name) == name.lower()))
         if user is None or not auth.check_password(user.password_hash, password):
+            self.login_limit.record(key)
             raise ClubError(401, "wrong name or password")
         return await self._open_session(user)
 
@@ -148,10 +152,10 @@ class Club:
         try:
             rules = get_game(game)
             opts = rules.options(options)
-            for level in bots.values():
-                check_level(level)
         except InvalidOption as error:
             raise ClubError(422, str(error)) from None
+        for level in bots.values():
+            self._check_level(level)
         low, high = self.settings.min_seconds_per_move, self.settings.max_seconds_per_move
         if not low <= seconds <= high:
             raise ClubError(422, f"seconds per move must be {low}..{high}")
@@ -177,6 +181,7 @@ class Club:
         bots: dict[int, str],
     ) -> dict[str, Any]:
         full_options, players = self._validate(game, options, seconds, bots)
+        await self._check_room(user)
         seats: list[Any] = [None] * players
         seats[0] = {"user": user.id, "name": user.name}
         for seat, level in bots.items():
@@ -201,6 +206,7 @@ class Club:
         return request_json(request)
 
     async def join(self, user: User, request_id: int) -> dict[str, Any]:
+        await self._check_room(user)
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             seats = list(request.seats)
@@ -236,11 +242,32 @@ class Club:
         await self._lobby_changed()
         return request_json(request)
 
+    @staticmethod
+    def _check_level(level: str) -> None:
+        """The club seats its named levels only (no custom think times)."""
+        if level not in LEVELS:
+            raise ClubError(422, f"unknown bot {level!r}; bots: {', '.join(LEVELS)}")
+
+    async def _check_room(self, user: User) -> None:
+        """A player may keep only so many open requests and live tables."""
+        async with self.sessions() as session:
+            waiting = await session.scalar(
+                select(func.count(GameRequest.id)).where(
+                    GameRequest.status == "open", GameRequest.created_by == user.id
+                )
+            )
+        playing = sum(
+            1
+            for table in self.tables.values()
+            if table.status == "playing" and table.seat_of(user.id) is not None
+        )
+        if (waiting or 0) + playing >= self.settings.tables_per_player:
+            raise ClubError(
+                429, f"you already have {self.settings.tables_per_player} requests and tables"
+            )
+
     async def fill_with_bots(self, user: User, request_id: int, level: str) -> dict[str, Any]:
-        try:
-            check_level(level)
-        except InvalidOption as error:
-            raise ClubError(422, str(error)) from None
+        self._check_level(level)
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by != user.id:
@@ -324,11 +351,23 @@ class Club:
                     await self._open_table(row, [], None)
 
     async def _open_table(self, row: Game, events: list[Any], last_at: float | None) -> Table:
-        table = Table(row, self.sessions, self.pubsub)
+        table = Table(row, self.engine, self.pubsub, self._finished)
         self.tables[row.id] = table
         table.replay(events)
         await table.start(last_at, self.settings.restart_grace_seconds)
         return table
+
+    def _finished(self, game_id: int) -> None:
+        """A game ended: its table answers late-comers for a while, then leaves memory."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.settings.finished_table_seconds, self._close_table, game_id)
+
+    def _close_table(self, game_id: int) -> None:
+        table = self.tables.pop(game_id, None)
+        if table is not None:
+            task = asyncio.create_task(table.stop())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     async def restore(self) -> None:
         """Rebuild every unfinished table from its stored events (after a restart)."""

@@ -19,4 +19,7 @@ class Settings:
     min_seconds_per_move: int = 5
     max_seconds_per_move: int = 600
     restart_grace_seconds: float = 10.0
+    finished_table_seconds: float = 300.0
+    """How long a finished table stays in memory for clients that come to see the end."""
+    tables_per_player: int = 10
     """After a restart the seat to move gets at least this long before its clock runs out."""

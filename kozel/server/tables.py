@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from kozel.bots import Bot, make_bot
 from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
@@ -72,7 +72,7 @@ class Table:
     def __init__(
         self,
         row: Game,
-        sessions: async_sessionmaker[AsyncSession],
+        engine: AsyncEngine,
         pubsub: PubSub,
         on_finish: Callable[[int], None] | None = None,
     ) -> None:
@@ -82,7 +82,7 @@ class Table:
         self.seats: list[dict[str, Any]] = list(row.seats)
         self.seconds_per_move = row.seconds_per_move
         self.rated = row.rated
-        self.sessions = sessions
+        self.engine = engine
         self.pubsub = pubsub
         self.on_finish = on_finish
         self.match = Match(self.rules, self.opts, None)
@@ -114,11 +114,11 @@ class Table:
         if self.status != "playing":
             return
         if self._needs_deal():
-            self.queue.put_nowait(_Deal())
-        else:
-            limit = float(self.seconds_per_move)
-            deadline = (last_event_at or time.time()) + limit
-            self._arm(max(deadline, time.time() + min(grace, limit)))
+            self.queue.put_nowait(_Deal())  # its state goes out once it is dealt
+            return
+        limit = float(self.seconds_per_move)
+        deadline = (last_event_at or time.time()) + limit
+        self._arm(max(deadline, time.time() + min(grace, limit)))
         await self._publish()
 
     async def stop(self) -> None:
@@ -237,22 +237,27 @@ class Table:
 
     async def _commit(self, kind: str, data: dict[str, Any], after: Match) -> None:
         """Persist the event that turns the match into ``after``; only then take ``after`` as
-        the table's state and tell everyone. A failed write changes nothing."""
+        the table's state, start the next clock and tell everyone. A failed write changes
+        nothing."""
         version = self.version + 1
-        async with self.sessions() as session, session.begin():
-            session.add(GameEvent(game_id=self.id, version=version, kind=kind, data=data))
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(GameEvent).values(
+                    game_id=self.id, version=version, kind=kind, data=data, at=now()
+                )
+            )
             values: dict[str, Any] = {"version": version}
             if after.over:
-                values |= await self._finish(session, after)
-            await session.execute(update(Game).where(Game.id == self.id).values(**values))
+                values |= await self._finish(connection, after)
+            await connection.execute(update(Game).where(Game.id == self.id).values(**values))
         self.match = after
         self.version = version
         if after.over:
-            self.status = (
-                "interrupted" if after.result and after.result.timeout is not None else "finished"
-            )
+            self.status = values["status"]
             if self._timer is not None:
                 self._timer.cancel()
+        elif not after.round.over:
+            self._arm(time.time() + self.seconds_per_move)
         try:
             await self._publish()
         except Exception:  # the event is stored: clients catch up on their next sync
@@ -262,8 +267,6 @@ class Table:
                 self.on_finish(self.id)
         elif after.round.over:
             self.queue.put_nowait(_Deal())
-        else:
-            self._arm(time.time() + self.seconds_per_move)
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """Apply a stored event (rebuilding a table after a restart)."""
@@ -279,7 +282,7 @@ class Table:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
-    async def _finish(self, session: Any, after: Match) -> dict[str, Any]:
+    async def _finish(self, connection: AsyncConnection, after: Match) -> dict[str, Any]:
         """The game ends with the event being stored: keep its record, move the ratings
         (once: in the same transaction as the last event)."""
         result = after.result
@@ -289,14 +292,16 @@ class Table:
             for seat, info in enumerate(self.seats):
                 if "user" not in info:
                     continue
-                user = await session.get(User, info["user"])
-                user.rating += result.rating[seat]
-                session.add(
-                    RatingChange(
-                        user_id=user.id,
-                        game_id=self.id,
-                        delta=result.rating[seat],
-                        rating=user.rating,
+                delta = result.rating[seat]
+                rating = await connection.scalar(
+                    update(User)
+                    .where(User.id == info["user"])
+                    .values(rating=User.rating + delta)
+                    .returning(User.rating)
+                )
+                await connection.execute(
+                    insert(RatingChange).values(
+                        user_id=info["user"], game_id=self.id, delta=delta, rating=rating, at=now()
                     )
                 )
         return {
@@ -323,7 +328,8 @@ class Table:
             task.add_done_callback(self._thinking.discard)
 
     async def _bot_move(self, seat: int, version: int) -> None:
-        """A computer player thinks (in a worker thread) and moves like anyone else."""
+        """A computer player thinks (in a worker thread) and moves like anyone else; if the
+        move could not be stored it tries again while its clock runs."""
         view = view_for(self.match, seat)
         bot = self.bots[seat]
         try:
@@ -331,7 +337,10 @@ class Table:
         except Exception:
             log.exception("table %s: the bot at seat %s failed", self.id, seat)
             return
-        await self.submit(seat, move_to_dict(move), version)
+        while (await self.submit(seat, move_to_dict(move), version)).code == "unavailable":
+            if time.time() > self.deadline:
+                return
+            await asyncio.sleep(0.2)
 
     async def _publish(self) -> None:
         for seat in [*range(self.opts.players), None]:
