@@ -33,6 +33,7 @@ from kozel.server.db import (
 from kozel.server.pubsub import make_pubsub
 from kozel.server.settings import Settings
 from kozel.server.tables import Table, load_events
+from kozel.server.writer import Writer
 
 LOBBY = "lobby"
 
@@ -59,18 +60,21 @@ class Club:
         self.engine = make_engine(settings.db_url)
         self.sessions = sessionmaker(self.engine)
         self.pubsub = make_pubsub(settings.pubsub_url)
+        self.writer = Writer(self.engine)
         self.tables: dict[int, Table] = {}
         self.login_limit = auth.RateLimit(settings.login_attempts_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         await migrate(self.engine)
+        self.writer.start()
         await self.restore()
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
+        await self.writer.stop()
         await self.pubsub.close()
         await self.engine.dispose()
 
@@ -297,15 +301,17 @@ class Club:
                 .where(GameRequest.status == "open", GameRequest.game == game)
                 .order_by(GameRequest.id)
             )
-            for request in candidates:
-                if (
-                    request.options == full_options
-                    and request.seconds_per_move == seconds
-                    and request.rated == rated
-                    and None in request.seats
-                    and not any(s and s.get("user") == user.id for s in request.seats)
-                ):
-                    return await self.join(user, request.id)
+            waiting = [
+                request.id
+                for request in candidates
+                if request.options == full_options
+                and request.seconds_per_move == seconds
+                and request.rated == rated
+                and None in request.seats
+                and not any(s and s.get("user") == user.id for s in request.seats)
+            ]
+        if waiting:
+            return await self.join(user, waiting[0])
         return await self.create_request(user, game, options, seconds, rated, {})
 
     async def _open_request(self, session: AsyncSession, request_id: int) -> GameRequest:
@@ -351,7 +357,7 @@ class Club:
                     await self._open_table(row, [], None)
 
     async def _open_table(self, row: Game, events: list[Any], last_at: float | None) -> Table:
-        table = Table(row, self.engine, self.pubsub, self._finished)
+        table = Table(row, self.writer, self.pubsub, self._finished)
         self.tables[row.id] = table
         table.replay(events)
         await table.start(last_at, self.settings.restart_grace_seconds)

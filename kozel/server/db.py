@@ -106,7 +106,11 @@ def make_engine(url: str) -> AsyncEngine:
     NORMAL`` (a committed move survives the server being killed; only a power cut can lose
     the last moments) and patience when another writer holds the lock."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        # One connection: SQLite has one writer at a time anyway, and writers that queue in
+        # the pool wait far less than writers that poll SQLite's lock.
+        engine = create_async_engine(
+            url, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
+        )
         from sqlalchemy import event
 
         @event.listens_for(engine.sync_engine, "connect")

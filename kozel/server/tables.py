@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.bots import Bot, make_bot
 from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
@@ -29,6 +29,7 @@ from kozel.round import Deal, deal_tiles
 from kozel.rules import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.pubsub import PubSub
+from kozel.server.writer import Write, Writer
 from kozel.views import move_to_dict, view_for
 
 _secure = random.SystemRandom()
@@ -72,7 +73,7 @@ class Table:
     def __init__(
         self,
         row: Game,
-        engine: AsyncEngine,
+        writer: Writer,
         pubsub: PubSub,
         on_finish: Callable[[int], None] | None = None,
     ) -> None:
@@ -82,7 +83,7 @@ class Table:
         self.seats: list[dict[str, Any]] = list(row.seats)
         self.seconds_per_move = row.seconds_per_move
         self.rated = row.rated
-        self.engine = engine
+        self.writer = writer
         self.pubsub = pubsub
         self.on_finish = on_finish
         self.match = Match(self.rules, self.opts, None)
@@ -240,20 +241,18 @@ class Table:
         the table's state, start the next clock and tell everyone. A failed write changes
         nothing."""
         version = self.version + 1
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                insert(GameEvent).values(
-                    game_id=self.id, version=version, kind=kind, data=data, at=now()
-                )
-            )
-            values: dict[str, Any] = {"version": version}
-            if after.over:
-                values |= await self._finish(connection, after)
-            await connection.execute(update(Game).where(Game.id == self.id).values(**values))
+        event = {"game_id": self.id, "version": version, "kind": kind, "data": data, "at": now()}
+        finish = None
+        if after.over:
+
+            async def finish(connection: AsyncConnection) -> None:
+                await self._finish(connection, after)
+
+        await self.writer.write(Write(event, finish))
         self.match = after
         self.version = version
         if after.over:
-            self.status = values["status"]
+            self.status = _status_after(after)
             if self._timer is not None:
                 self._timer.cancel()
         elif not after.round.over:
@@ -282,7 +281,7 @@ class Table:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
-    async def _finish(self, connection: AsyncConnection, after: Match) -> dict[str, Any]:
+    async def _finish(self, connection: AsyncConnection, after: Match) -> None:
         """The game ends with the event being stored: keep its record, move the ratings
         (once: in the same transaction as the last event)."""
         result = after.result
@@ -304,11 +303,15 @@ class Table:
                         user_id=info["user"], game_id=self.id, delta=delta, rating=rating, at=now()
                     )
                 )
-        return {
-            "status": "interrupted" if result.timeout is not None else "finished",
-            "record": record_of(after, labels),
-            "finished_at": now(),
-        }
+        await connection.execute(
+            update(Game)
+            .where(Game.id == self.id)
+            .values(
+                status=_status_after(after),
+                record=record_of(after, labels),
+                finished_at=now(),
+            )
+        )
 
     # --- clock and bots -------------------------------------------------------------------
 
@@ -345,6 +348,12 @@ class Table:
     async def _publish(self) -> None:
         for seat in [*range(self.opts.players), None]:
             await self.pubsub.publish(seat_channel(self.id, seat), json.dumps(self.state(seat)))
+
+
+def _status_after(finished: Match) -> str:
+    """A game that ended by a timeout is interrupted; otherwise it is finished."""
+    assert finished.result is not None
+    return "interrupted" if finished.result.timeout is not None else "finished"
 
 
 async def load_events(sessions: async_sessionmaker[AsyncSession], game_id: int) -> list[GameEvent]:

@@ -1,0 +1,96 @@
+"""Group commit: the tables' events, gathered into as few transactions as the database allows.
+
+A table hands over its event (and, when the game ends, the extra statements that finish it)
+and waits until it is committed. The writer stores whatever has gathered in one transaction
+with one multi-row INSERT and one multi-row UPDATE, so two hundred tables moving at once
+cost a handful of commits, not two hundred. If a gathered transaction fails, each write is
+retried alone, so one bad write fails only its own table's move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from kozel.server.db import Game, GameEvent
+
+log = logging.getLogger("kozel.writer")
+MAX_BATCH = 500
+
+
+@dataclass
+class Write:
+    """One table's event; ``finish`` runs in the same transaction when the game ends."""
+
+    event: dict[str, Any]
+    """The ``game_events`` row: game_id, version, kind, data, at."""
+    finish: Callable[[AsyncConnection], Awaitable[None]] | None = None
+
+
+class Writer:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self.wakeup = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._loop(), name="writer")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def write(self, write: Write) -> None:
+        """Store ``write``; return once it is committed (raise if it could not be)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((write, done))
+        self.wakeup.set()
+        await done
+
+    async def _loop(self) -> None:
+        while True:
+            await self.wakeup.wait()
+            self.wakeup.clear()
+            while self.pending:
+                batch, self.pending = self.pending[:MAX_BATCH], self.pending[MAX_BATCH:]
+                await self._commit(batch)
+
+    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        try:
+            async with self.engine.begin() as connection:
+                await self._store(connection, [write for write, _ in batch])
+        except Exception as error:
+            if len(batch) > 1:
+                for item in batch:
+                    await self._commit([item])
+                return
+            log.exception("storing an event failed")
+            if not batch[0][1].done():
+                batch[0][1].set_exception(error)
+            return
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)
+
+    @staticmethod
+    async def _store(connection: AsyncConnection, writes: list[Write]) -> None:
+        await connection.execute(insert(GameEvent), [w.event for w in writes])
+        await connection.execute(
+            update(Game)
+            .where(Game.id == bindparam("b_game"))
+            .values(version=bindparam("b_version")),
+            [{"b_game": w.event["game_id"], "b_version": w.event["version"]} for w in writes],
+        )
+        for write in writes:
+            if write.finish is not None:
+                await write.finish(connection)
