@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -153,6 +154,7 @@ class Bench:
         self.args = args
         self.server = server
         self.stats = Stats()
+        self.rng = random.Random(1)
         self.go = asyncio.Event()
         self.stop = asyncio.Event()
         self.ready = 0
@@ -266,6 +268,8 @@ class Bench:
                     and version > acted[seat_index]
                 ):
                     acted[seat_index] = version
+                    if self.args.think:  # people think for varying times, not in lockstep
+                        await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
                     if pending[0] is None:
                         pending[0] = Pending(version, time.perf_counter())
                     move = {"type": "move", "version": version, "move": view["legal_moves"][0]}
@@ -353,11 +357,18 @@ def main() -> None:
         action="store_false",
         help="do not offer permessage-deflate (browsers do offer it)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player thinks before moving, drawn from 0.5x..1.5x "
+        "(0: answer at once, the worst case)",
+    )
     parser.add_argument("--log", type=Path, help="keep the server's log in this file")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    if not 1 <= args.tables <= 2000 or not 1 <= args.seconds <= 600:
-        parser.error("--tables must be 1..2000 and --seconds 1..600")
+    if not 1 <= args.tables <= 2000 or not 1 <= args.seconds <= 600 or not 0 <= args.think <= 30:
+        parser.error("--tables must be 1..2000, --seconds 1..600 and --think 0..30")
     result = asyncio.run(main_async(args))
     print(json.dumps(result))
     verdict = (
@@ -366,7 +377,8 @@ def main() -> None:
         else "does not meet"
     )
     print(
-        f"{result['tables']} tables ({result['sockets']} sockets, {result['db']}): "
+        f"{result['tables']} tables ({result['sockets']} sockets, {result['db']}, "
+        f"think {args.think:g} s): "
         f"{result['moves_per_s']:.0f} moves/s, p50 {result['p50_ms']:.1f} ms, "
         f"p99 {result['p99_ms']:.1f} ms over {result['seconds']:.0f} s; "
         f"errors {result['errors'] or 'none'}; server CPU {result['server_cpu_pct']}%, "
