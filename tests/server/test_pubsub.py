@@ -1,0 +1,71 @@
+"""Fan-out backends: in memory, and Redis when ``KOZEL_TEST_REDIS`` names a server (.ci/run
+sets it to the local one; unset, the Redis tests are reported as skipped)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+
+from kozel.notation import replay
+from kozel.server.pubsub import MemoryPubSub, PubSub, RedisPubSub, make_pubsub
+from kozel.server.settings import Settings
+from tests.server.client import Player, play_to_the_end
+from tests.server.conftest import RunningServer
+
+REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
+needs_redis = pytest.mark.skipif(not REDIS, reason="KOZEL_TEST_REDIS is not set")
+
+
+async def _round_trip(pubsub: PubSub) -> list[str]:
+    got: list[str] = []
+    async with pubsub.subscribe("game:1:seat:0") as sub:
+        await asyncio.sleep(0.05)  # Redis confirms a subscription asynchronously
+        for text in ("one", "two", "three"):
+            await pubsub.publish("game:1:seat:0", text)
+        await pubsub.publish("game:1:seat:1", "not for seat 0")
+
+        async def three() -> None:
+            async for message in sub:
+                got.append(message)
+                if len(got) == 3:
+                    return
+
+        await asyncio.wait_for(three(), 5)
+    await pubsub.close()
+    return got
+
+
+def test_memory_fan_out_keeps_order_and_channels_apart() -> None:
+    assert asyncio.run(_round_trip(MemoryPubSub())) == ["one", "two", "three"]
+
+
+@needs_redis
+def test_redis_fan_out_keeps_order_and_channels_apart() -> None:
+    assert asyncio.run(_round_trip(RedisPubSub(REDIS))) == ["one", "two", "three"]
+
+
+def test_unknown_pubsub_url() -> None:
+    with pytest.raises(ValueError, match="use memory:// or redis://"):
+        make_pubsub("kafka://x")
+
+
+@needs_redis
+def test_a_whole_game_through_redis(tmp_path: Path) -> None:
+    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", pubsub_url=REDIS)
+    server = RunningServer(settings)
+    try:
+        guest = Player(server.url, server.ws)
+        guest.guest()
+        table = guest.post(
+            "/api/play/computer", {"game": "goat", "options": {"loss_limit": 30}}
+        ).json()
+        with guest.socket(table["game_id"]) as sock:
+            final = play_to_the_end(sock)
+        assert final["status"] == "finished"
+        replay(httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json())
+    finally:
+        server.stop()
