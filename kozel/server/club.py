@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from kozel.bots import LEVELS
+from kozel.bots import LEVELS, check_level
 from kozel.core import InvalidOption
 from kozel.rules import get_game
 from kozel.server import auth
@@ -346,6 +346,34 @@ class Club:
             LOBBY, json.dumps({"type": "requests", "requests": await self.open_requests()})
         )
 
+    async def bot_game(
+        self, game: str, options: dict[str, Any], levels: list[str], seconds: int
+    ) -> Game:
+        """A game of computer players only (for watching, testing and load), stored but not
+        yet running: subscribe to its channels, then :meth:`open_table` it."""
+        full_options, players = self._validate(game, options, seconds, {})
+        try:  # any level the engine knows, think-time budgets included (not offered over HTTP)
+            for level in levels:
+                check_level(level)
+        except InvalidOption as error:
+            raise ClubError(422, str(error)) from None
+        async with self.sessions() as session, session.begin():
+            row = Game(
+                game=game,
+                options=full_options,
+                seats=[{"bot": levels[s % len(levels)]} for s in range(players)],
+                seconds_per_move=seconds,
+                rated=False,
+                status="playing",
+                version=0,
+            )
+            session.add(row)
+        return row
+
+    async def open_table(self, row: Game) -> Table:
+        """Start a stored game that has no events yet."""
+        return await self._open_table(row, [], None)
+
     async def _start_pending(self) -> None:
         """Start the tables of games created but not yet running (after their commit)."""
         async with self.sessions() as session:
@@ -354,7 +382,7 @@ class Club:
             )
             for row in rows:
                 if row.id not in self.tables:
-                    await self._open_table(row, [], None)
+                    await self.open_table(row)
 
     async def _open_table(self, row: Game, events: list[Any], last_at: float | None) -> Table:
         table = Table(row, self.writer, self.pubsub, self._finished)

@@ -23,11 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy
 
 from kozel.rules import get_game
 from kozel.server.club import Club
-from kozel.server.db import Game, GameEvent
+from kozel.server.db import GameEvent
 from kozel.server.pubsub import Subscription
 from kozel.server.settings import Settings
 from kozel.server.tables import load_events, seat_channel
@@ -184,26 +183,15 @@ async def play_one(
     rules = get_game(game)
     opts = rules.options(options)
     channels: list[int | None] = [*range(opts.players), None]
-    async with club.sessions() as session, session.begin():
-        row = Game(
-            game=game,
-            options=rules.options_dict(opts),
-            seats=[{"bot": levels[s % len(levels)]} for s in range(opts.players)],
-            seconds_per_move=SECONDS_PER_MOVE,
-            rated=False,
-            status="playing",
-            version=0,
-        )
-        session.add(row)
+    row = await club.bot_game(game, options, levels, SECONDS_PER_MOVE)
     received: dict[int | None, list[Received]] = {seat: [] for seat in channels}
     async with contextlib.AsyncExitStack() as stack:
         subs = [
             await stack.enter_async_context(club.pubsub.subscribe(seat_channel(row.id, seat)))
             for seat in channels
         ]
-        # The club has no public way to seat computer players only: open the table directly,
-        # after subscribing, so that not even its first message is missed.
-        await club._open_table(row, [], None)
+        # open the table only now, after subscribing, so that not even its first message is missed
+        await club.open_table(row)
         async with asyncio.timeout(GAME_TIMEOUT), asyncio.TaskGroup() as readers:
             for seat, sub in zip(channels, subs, strict=True):
                 readers.create_task(collect(sub, received[seat]))
@@ -219,27 +207,10 @@ async def play_one(
     tally.variants.add(f"{game} {options}")
 
 
-def fast_sqlite(club: Club) -> None:
-    """SQLite without an fsync per commit (``synchronous=OFF``), for this test only.
-
-    With the default (``FULL``, rollback journal) every stored event costs ~15 ms of fsync on
-    this machine's disk and SQLite takes one writer at a time, so a thousand games (~40,000
-    events) would take ~10 minutes; durability is not what this test is about."""
-    if club.engine.dialect.name != "sqlite":
-        return
-
-    @sqlalchemy.event.listens_for(club.engine.sync_engine, "connect")
-    def _no_fsync(connection: Any, _: Any) -> None:
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA synchronous=OFF")
-        cursor.close()
-
-
 async def play_many(
     db_url: str, games: list[tuple[str, dict[str, Any], list[str]]], inspect: Inspect
 ) -> Tally:
     club = Club(Settings(db_url=db_url))
-    fast_sqlite(club)
     await club.start()
     tally = Tally()
     try:
