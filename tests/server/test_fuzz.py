@@ -9,6 +9,7 @@ stays up, still answers ``ping`` with ``pong``, and the game does not change.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -157,9 +158,10 @@ class Seat:
             "/api/play/computer", {"game": "donkey", "level": "random", "seconds_per_move": 600}
         ).json()
         self.game_id: int = game["game_id"]
-        self.sock: ClientConnection = self.player.socket(self.game_id)
+        self.stack = contextlib.ExitStack()
+        self.sock: ClientConnection = self.stack.enter_context(self.player.socket(self.game_id))
         state = receive(self.sock)
-        while not (state["type"] == "state" and state["view"]["legal_moves"]):
+        while not (state["type"] == "state" and state.get("view", {}).get("legal_moves")):
             state = receive(self.sock)
         self.version: int = state["version"]
         self.legal: list[dict[str, Any]] = state["view"]["legal_moves"]
@@ -189,7 +191,7 @@ class Seat:
         return got
 
     def close(self) -> None:
-        self.sock.close()
+        self.stack.close()
         self.player.http.close()
 
 
