@@ -120,11 +120,6 @@ def pips_of(mask: int) -> int:
     return _PIPS_LOW[mask & 0x3FFF] + _PIPS_HIGH[mask >> 14]
 
 
-def tiles_str(tiles: Iterable[Tile]) -> str:
-    """Tiles written out, space separated."""
-    return " ".join(TILE_NAMES[t] for t in tiles)
-
-
 # --- errors -----------------------------------------------------------------------------
 
 
