@@ -18,6 +18,7 @@ from kozel.core import InvalidOption
 from kozel.match import Match
 from kozel.notation import check_lines, dumps, record_of
 from kozel.rules import GAMES, Options, Ruleset, get_game
+from kozel.server.settings import DEFAULT_DB
 
 app = typer.Typer(
     help="Kozel: Goat («Козёл»), Donkey and their relatives — rules engine, bots, records.",
@@ -306,7 +307,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[
         str, typer.Option(help="Database URL: SQLite file by default, or postgresql+asyncpg://…")
-    ] = "sqlite+aiosqlite:///kozel.db",
+    ] = DEFAULT_DB,
     pubsub: Annotated[str, typer.Option(help="memory:// or redis://host:port/db")] = "memory://",
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""

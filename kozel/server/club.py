@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -49,8 +49,6 @@ class ClubError(Exception):
 
 def _aware(stamp: datetime) -> datetime:
     """SQLite hands back naive datetimes: they are UTC."""
-    from datetime import UTC
-
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
