@@ -25,7 +25,7 @@ from kozel.core import (
     Tile,
     parse_tile,
 )
-from kozel.match import Match
+from kozel.match import Match, RoundResult
 from kozel.round import Deal
 from kozel.rules import get_game
 from kozel.views import move_to_dict
@@ -38,6 +38,20 @@ class RecordError(ValueError):
 
 
 # --- writing ----------------------------------------------------------------------------
+
+
+def round_sheet(result: RoundResult) -> dict[str, Any]:
+    """A finished round's public part, as in the record: how it ended, every hand's count,
+    each scoring unit's sheet entry (before, charged, after) and the eggs carried on."""
+    return {
+        "end": {"kind": result.end.kind, "seat": result.end.seat},
+        "counts": list(result.counts),
+        "sheet": [
+            {"before": b.to_dict(), "charged": c, "after": a.to_dict()}
+            for b, c, a in zip(result.before, result.charged, result.after, strict=True)
+        ],
+        "eggs": result.eggs,
+    }
 
 
 def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
@@ -59,13 +73,7 @@ def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
                     "bazaar": [TILE_NAMES[t] for t in result.deal.bazaar],
                 },
                 "moves": moves,
-                "end": {"kind": result.end.kind, "seat": result.end.seat},
-                "counts": list(result.counts),
-                "sheet": [
-                    {"before": b.to_dict(), "charged": c, "after": a.to_dict()}
-                    for b, c, a in zip(result.before, result.charged, result.after, strict=True)
-                ],
-                "eggs": result.eggs,
+                **round_sheet(result),
             }
         )
     record: dict[str, Any] = {

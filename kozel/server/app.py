@@ -9,12 +9,14 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
@@ -24,6 +26,14 @@ from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+"""The browser client: static ES modules, no build step (kozel/web)."""
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "Cache-Control": "no-cache",
+}
 
 OptionValue = int | bool | str
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
@@ -220,6 +230,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             user, body.game, body.options, body.seconds_per_move, body.rated, body.bots
         )
 
+    @app.get("/api/requests/{request_id}")
+    async def one_request(request_id: Id) -> dict[str, Any]:
+        """One request, whatever its status (``game_id`` once it has started)."""
+        return await club.request(request_id)
+
     @app.post("/api/requests/{request_id}/join")
     async def join(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
         return await club.join(user, request_id)
@@ -273,6 +288,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/players/{name}")
     async def player(name: str) -> dict[str, Any]:
         return await club.player(name)
+
+    # --- the browser client ---------------------------------------------------------------
+
+    app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    app.mount("/rules-text", StaticFiles(directory=WEB / "rules"), name="rules-text")
+    app.mount("/i18n", StaticFiles(directory=WEB / "i18n"), name="i18n")
+
+    def page() -> FileResponse:
+        """Every page is the same document; kozel/web/static/app.js routes by the path."""
+        return FileResponse(WEB / "index.html", headers=PAGE_HEADERS)
+
+    for path in (
+        "/",
+        "/leaderboard",
+        "/games/{game_id}",
+        "/games/{game_id}/review",
+        "/players/{name}",
+        "/rules/{game}",
+    ):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     # --- WebSockets -------------------------------------------------------------------------
 

@@ -38,6 +38,11 @@ from kozel.server.writer import Writer
 LOBBY = "lobby"
 
 
+RECENT_GAMES = 20
+"""How many of a player's games the player page lists."""
+RECENT_SCAN = 1000
+
+
 class ClubError(Exception):
     """A refusal with an HTTP status and a message for the user."""
 
@@ -412,6 +417,13 @@ class Club:
 
     # --- games, players ----------------------------------------------------------------------
 
+    async def request(self, request_id: int) -> dict[str, Any]:
+        async with self.sessions() as session:
+            row = await session.get(GameRequest, request_id)
+        if row is None:
+            raise ClubError(404, f"there is no request {request_id}")
+        return request_json(row)
+
     async def game_row(self, game_id: int) -> Game:
         async with self.sessions() as session:
             row = await session.get(Game, game_id)
@@ -437,10 +449,26 @@ class Club:
                 .order_by(RatingChange.id.desc())
                 .limit(100)
             )
+            # the newest games first; the seats are JSON, so the filter runs here, over the
+            # club's last RECENT_SCAN games
+            rows = await session.scalars(select(Game).order_by(Game.id.desc()).limit(RECENT_SCAN))
+            games = [
+                {
+                    "id": g.id,
+                    "game": g.game,
+                    "status": g.status,
+                    "rated": g.rated,
+                    "seats": [seat.get("name") or f"bot:{seat.get('bot')}" for seat in g.seats],
+                    "started": g.created_at.isoformat(),
+                }
+                for g in rows
+                if any(seat.get("user") == user.id for seat in g.seats)
+            ][:RECENT_GAMES]
             return {
                 "name": user.name,
                 "rating": user.rating,
                 "guest": user.guest,
+                "games": games,
                 "history": [
                     {
                         "game": c.game_id,

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from kozel.bots import Bot, make_bot
 from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
 from kozel.match import Match
-from kozel.notation import RecordError, parse_move, record_of
+from kozel.notation import RecordError, parse_move, record_of, round_sheet
 from kozel.round import Deal, deal_tiles
 from kozel.rules import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
@@ -100,6 +100,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
+        self._rounds: list[dict[str, Any]] = []
+        """The finished rounds' public sheet entries (``round_sheet``), built as they end."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -151,10 +153,14 @@ class Table:
         }
         if self.match.started:
             message["view"] = view_for(self.match, seat).to_dict()
+        results = self.match.results
+        self._rounds.extend(round_sheet(r) for r in results[len(self._rounds) :])
+        message["rounds"] = self._rounds
         if self.status == "playing" and self.match.started and not self.match.round.over:
             message["clock"] = {
                 "seat": self.match.round.turn,
                 "deadline_ms": int(self.deadline * 1000),
+                "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
             }
         if self.match.result is not None:
             res = self.match.result

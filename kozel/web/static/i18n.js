@@ -1,0 +1,52 @@
+// Strings in Russian, Bulgarian, Uzbek and English: kozel/web/i18n/<lang>/{ui,options}.json.
+export const LANGUAGES = [
+  ["ru", "Русский"],
+  ["bg", "Български"],
+  ["uz", "Oʻzbekcha"],
+  ["en", "English"],
+];
+const CODES = LANGUAGES.map(([code]) => code);
+let strings = {};
+let fallback = {};
+export let lang = "en";
+
+async function load(code) {
+  const parts = await Promise.all(
+    ["ui", "options"].map((part) =>
+      fetch(`/i18n/${code}/${part}.json`).then((r) => (r.ok ? r.json() : {})),
+    ),
+  );
+  return Object.assign({}, ...parts);
+}
+
+/** The saved choice, else the browser's first language we speak, else English. */
+export function preferred() {
+  const saved = localStorage.getItem("kozel.lang");
+  if (CODES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const code = tag.toLowerCase().split("-")[0];
+    if (CODES.includes(code)) return code;
+  }
+  return "en";
+}
+
+export async function setLanguage(code, save = false) {
+  lang = CODES.includes(code) ? code : "en";
+  if (save) localStorage.setItem("kozel.lang", lang);
+  [strings, fallback] = await Promise.all([load(lang), lang === "en" ? {} : load("en")]);
+  if (lang === "en") fallback = strings;
+  document.documentElement.lang = lang;
+}
+
+/** The string for key in the current language, with {name} placeholders filled in. */
+export function t(key, params = {}) {
+  let text = strings[key] ?? fallback[key] ?? key;
+  for (const [name, value] of Object.entries(params)) {
+    text = text.replaceAll(`{${name}}`, String(value));
+  }
+  return text;
+}
+
+export function has(key) {
+  return key in strings || key in fallback;
+}

@@ -1,0 +1,273 @@
+// The lobby: signing in, the game form (every option), open requests live, your games.
+import { get, post } from "./api.js";
+import { explain, go, link, refreshUser, session, toast } from "./app.js";
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { gameName, optionField, optionsSummary, rules } from "./options.js";
+import { LiveSocket } from "./socket.js";
+
+const LEVELS = ["random", "greedy", "expert"];
+
+export class LobbyPage {
+  constructor() {
+    this.title = t("nav.lobby");
+    this.requests = [];
+    this.mine = new Set(); // requests I sit in, to follow them when they start
+  }
+
+  async show(main) {
+    this.main = main;
+    this.games = await rules();
+    this.render();
+    this.socket = new LiveSocket("/ws/lobby", {
+      onMessage: (m) => m.type === "requests" && this.update(m.requests),
+      onStatus: (status) => this.main.classList.toggle("offline", status !== "open"),
+    });
+  }
+
+  dispose() {
+    if (this.socket) this.socket.close();
+  }
+
+  render() {
+    const user = session.user;
+    this.list = h("div#requests");
+    this.yours = h("div#your-games");
+    mount(
+      this.main,
+      h(
+        "div.lobby",
+        {},
+        user ? null : this.signIn(),
+        user ? this.form() : null,
+        h("section.card.requests", { "aria-labelledby": "requests-title" }, h("h2#requests-title", {}, t("lobby.open_requests")), this.list),
+        user ? h("section.card", {}, h("h2", {}, t("lobby.your_games")), this.yours) : null,
+      ),
+    );
+    this.renderRequests();
+    if (user) this.loadYours();
+  }
+
+  async loadYours() {
+    try {
+      const me = await get(`/api/players/${encodeURIComponent(session.user.name)}`);
+      const live = me.games.filter((g) => g.status === "playing");
+      mount(
+        this.yours,
+        live.length
+          ? h("ul.plain", {}, live.map((g) => h("li", {}, link(`/games/${g.id}`, `${gameName(g.game)} #${g.id}: ${g.seats.join(", ")}`))))
+          : h("p.muted", {}, t("lobby.no_live_games")),
+      );
+    } catch (error) {
+      mount(this.yours, h("p.muted", {}, explain(error)));
+    }
+  }
+
+  signIn() {
+    const name = h("input#name", { name: "name", autocomplete: "username", required: true, minlength: 3, maxlength: 24 });
+    const password = h("input#password", { name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 8 });
+    const error = h("p.error", { role: "alert" });
+    const submit = async (path) => {
+      error.textContent = "";
+      try {
+        await post(path, path.endsWith("guest") ? undefined : { name: name.value.trim(), password: password.value });
+        await refreshUser();
+        this.render();
+      } catch (e) {
+        error.textContent = explain(e);
+      }
+    };
+    return h(
+      "section.card.signin",
+      { "aria-labelledby": "signin-title" },
+      h("h1#signin-title", {}, t("signin.title")),
+      h("p", {}, t("signin.intro")),
+      h(
+        "form",
+        { onsubmit: (e) => { e.preventDefault(); submit("/api/auth/login"); } },
+        h("div.field", {}, h("label", { for: "name" }, t("signin.name")), name),
+        h("div.field", {}, h("label", { for: "password" }, t("signin.password")), password),
+        error,
+        h(
+          "div.buttons",
+          {},
+          h("button.primary#login", { type: "submit" }, t("signin.login")),
+          h("button#register", { type: "button", onclick: () => submit("/api/auth/register") }, t("signin.register")),
+          h("button#guest", { type: "button", onclick: () => submit("/api/auth/guest") }, t("signin.guest")),
+        ),
+      ),
+    );
+  }
+
+  form() {
+    const gameSelect = h("select#game", { name: "game" }, this.games.map((g) => h("option", { value: g.id }, gameName(g.id))));
+    const presetSelect = h("select#preset", { name: "preset" });
+    const fields = h("div.options");
+    const seconds = h("input#seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
+    const rated = h("input#rated", { type: "checkbox", name: "rated" });
+    const level = h("select#level", { name: "level" }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
+    const error = h("p.error", { role: "alert" });
+    let readers = {};
+    let setters = {};
+    const spec = () => this.games.find((g) => g.id === gameSelect.value);
+    const layoutFields = () => {
+      const game = spec();
+      readers = {};
+      setters = {};
+      mount(presetSelect, h("option", { value: "" }, t("preset.none")), Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
+      mount(
+        fields,
+        game.options.map((o) => {
+          const [el, read, set] = optionField(o, o.default, () => (presetSelect.value = ""));
+          readers[o.name] = read;
+          setters[o.name] = set;
+          return el;
+        }),
+      );
+    };
+    gameSelect.addEventListener("change", layoutFields);
+    presetSelect.addEventListener("change", () => {
+      const game = spec();
+      for (const o of game.options) setters[o.name](o.default);
+      for (const [k, v] of Object.entries(game.presets[presetSelect.value] || {})) setters[k](v);
+    });
+    layoutFields();
+    const options = () => {
+      const out = {};
+      for (const o of spec().options) {
+        const v = readers[o.name]();
+        if (v !== o.default) out[o.name] = v;
+      }
+      return out;
+    };
+    const body = () => ({ game: gameSelect.value, options: options(), seconds_per_move: Number(seconds.value), rated: rated.checked });
+    const act = async (path, extra = {}) => {
+      error.textContent = "";
+      try {
+        const request = await post(path, { ...body(), ...extra });
+        if (request.game_id) go(`/games/${request.game_id}`);
+        else {
+          this.mine.add(request.id);
+          toast(t("lobby.created"), "info");
+        }
+      } catch (e) {
+        error.textContent = explain(e);
+      }
+    };
+    return h(
+      "section.card.play",
+      { "aria-labelledby": "play-title" },
+      h("h1#play-title", {}, t("lobby.play")),
+      h(
+        "form",
+        { onsubmit: (e) => { e.preventDefault(); act("/api/play/computer", { level: level.value }); } },
+        h(
+          "div.row",
+          {},
+          h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, link("/rules/goat", t("lobby.how_to_play"), { class: "small" })),
+          h("div.field", {}, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
+          h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level),
+        ),
+        h(
+          "div.buttons",
+          {},
+          h("button.primary.big#play-computer", { type: "submit" }, t("lobby.play_computer")),
+          h("button.big#play-person", { type: "button", onclick: () => act("/api/play/person") }, t("lobby.play_person")),
+          h("button#create", { type: "button", onclick: () => act("/api/requests") }, t("lobby.create")),
+        ),
+        error,
+        h(
+          "details.more",
+          {},
+          h("summary", {}, t("lobby.options")),
+          fields,
+          h(
+            "div.row",
+            {},
+            h("div.field", {}, h("label", { for: "seconds" }, t("lobby.seconds")), seconds),
+            h("div.field.check", {}, h("label", { for: "rated" }, rated, " ", t("lobby.rated")), h("small.help", {}, t("lobby.rated_help"))),
+          ),
+        ),
+      ),
+    );
+  }
+
+  update(requests) {
+    const me = session.user;
+    const open = new Set(requests.map((r) => r.id));
+    for (const r of requests) {
+      if (me && r.seats.some((seat) => seat && seat.name === me.name)) this.mine.add(r.id);
+    }
+    // a request I sat in has left the list: it started (or was cancelled)
+    for (const id of [...this.mine]) {
+      if (!open.has(id)) {
+        this.mine.delete(id);
+        get(`/api/requests/${id}`).then((r) => {
+          if (r.game_id) go(`/games/${r.game_id}`);
+          else toast(t("lobby.cancelled", { id }), "info");
+        }, () => {});
+      }
+    }
+    this.requests = requests;
+    this.renderRequests();
+  }
+
+  renderRequests() {
+    if (!this.list) return;
+    const me = session.user;
+    if (!this.requests.length) {
+      mount(this.list, h("p.muted", {}, t("lobby.no_requests")));
+      return;
+    }
+    mount(
+      this.list,
+      h(
+        "ul.requests",
+        {},
+        this.requests.map((r) => {
+          const creator = r.seats[0] && me && r.seats[0].name === me.name;
+          const sitting = me && r.seats.some((seat) => seat && seat.name === me.name);
+          const free = r.seats.some((seat) => seat === null);
+          const act = async (what, body) => {
+            try {
+              const answer = await post(`/api/requests/${r.id}/${what}`, body);
+              if (answer.game_id) go(`/games/${answer.game_id}`);
+            } catch (e) {
+              toast(explain(e));
+            }
+          };
+          const level = h("select", { "aria-label": t("lobby.level") }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
+          return h(
+            "li.request",
+            { "data-request": r.id },
+            h("div.what", {}, h("strong", {}, gameName(r.game)), " · ", optionsSummary(r.game, r.options)),
+            h(
+              "div.meta",
+              {},
+              t("lobby.clock", { seconds: r.seconds_per_move }),
+              " · ",
+              r.rated ? t("lobby.rated") : t("lobby.unrated"),
+            ),
+            h(
+              "ol.seats",
+              {},
+              r.seats.map((seat) =>
+                h("li", { class: seat ? "" : "free" }, seat === null ? t("lobby.free_seat") : seat.bot ? t("lobby.computer", { level: t(`level.${seat.bot}`) }) : seat.name),
+              ),
+            ),
+            me
+              ? h(
+                  "div.buttons",
+                  {},
+                  !sitting && free ? h("button.primary.join", { type: "button", onclick: () => act("join") }, t("lobby.join")) : null,
+                  sitting && !creator ? h("button.leave", { type: "button", onclick: () => act("leave") }, t("lobby.leave")) : null,
+                  creator && free ? h("span.fill", {}, level, h("button.bots", { type: "button", onclick: () => act("bots", { level: level.value }) }, t("lobby.fill_bots"))) : null,
+                  creator ? h("button.cancel", { type: "button", onclick: () => act("cancel") }, t("lobby.cancel")) : null,
+                )
+              : null,
+          );
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,62 @@
+// Games and their options as /api/rules gives them, labelled in the player's language.
+import { get } from "./api.js";
+import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
+
+let games = null;
+
+export async function rules() {
+  if (!games) games = await get("/api/rules");
+  return games;
+}
+
+export function gameName(id) {
+  return has(`game.${id}`) ? t(`game.${id}`) : id;
+}
+
+export function valueLabel(spec, value) {
+  if (spec.kind === "bool") return t(`option.bool.${value}`);
+  const key = `option.${spec.name}.${value}`;
+  return has(key) ? t(key) : String(value);
+}
+
+export function optionLabel(name) {
+  return has(`option.${name}`) ? t(`option.${name}`) : name;
+}
+
+/** "Fish: all to the loser · Bazaar: without one" — the options that differ from defaults. */
+export function optionsSummary(game, options) {
+  const specs = (games || []).find((g) => g.id === game)?.options || [];
+  const parts = [];
+  for (const spec of specs) {
+    if (spec.name in options && options[spec.name] !== spec.default) {
+      parts.push(`${optionLabel(spec.name)}: ${valueLabel(spec, options[spec.name])}`);
+    }
+  }
+  return parts.length ? parts.join(" · ") : t("lobby.default_options");
+}
+
+/** A form field for one option; returns [element, read()] */
+export function optionField(spec, value, onChange) {
+  const id = `opt-${spec.name}`;
+  const help = h("small.help", { id: `${id}-help` }, has(`option.${spec.name}.help`) ? t(`option.${spec.name}.help`) : spec.help);
+  let input;
+  let read;
+  if (spec.kind === "bool") {
+    input = h("input", { id, type: "checkbox", name: spec.name, checked: value, "aria-describedby": `${id}-help`, onchange: onChange });
+    read = () => input.checked;
+    return [h("div.field.check", {}, h("label", { for: id }, input, " ", optionLabel(spec.name)), help), read, (v) => (input.checked = v)];
+  }
+  if (spec.kind === "choice") {
+    input = h(
+      "select",
+      { id, name: spec.name, "aria-describedby": `${id}-help`, onchange: onChange },
+      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === value }, valueLabel(spec, c))),
+    );
+    read = () => JSON.parse(input.value);
+    return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = JSON.stringify(v))];
+  }
+  input = h("input", { id, type: "number", name: spec.name, min: spec.minimum ?? undefined, step: 1, value, "aria-describedby": `${id}-help`, onchange: onChange });
+  read = () => Number(input.value);
+  return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = String(v))];
+}

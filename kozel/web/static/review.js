@@ -1,0 +1,135 @@
+// A finished game: replay every round step by step with all hands shown, the final sheet,
+// and a chart of each scoring unit's account round by round.
+import { get } from "./api.js";
+import { explain, link } from "./app.js";
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { drawLayout } from "./layout.js";
+import { legend, lineChart } from "./chart.js";
+import { gameName, optionsSummary, rules } from "./options.js";
+import { positions } from "./replay.js";
+import { endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
+import { halves, tileSvg } from "./tiles.js";
+
+export class ReviewPage {
+  constructor(id) {
+    this.id = id;
+    this.title = `#${id}`;
+    this.round = 0;
+    this.step = 0;
+  }
+
+  async show(main) {
+    this.main = main;
+    await rules();
+    try {
+      this.record = await get(`/api/games/${this.id}/record`);
+    } catch (error) {
+      mount(main, h("section.card", {}, h("p", {}, error.status === 409 ? t("review.not_over") : explain(error)), link(`/games/${this.id}`, t("review.to_table"))));
+      return;
+    }
+    this.seats = this.record.seats.map((s) => (s.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${s.slice(4)}`) }) : s));
+    this.title = `${gameName(this.record.game)} #${this.id}`;
+    this.load(this.record.rounds.length - 1, "end");
+    this.keys = (e) => {
+      if (e.target.closest && e.target.closest("input, select, textarea")) return;
+      const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -1e9, End: 1e9 }[e.key];
+      if (moves !== undefined) {
+        e.preventDefault();
+        this.go(moves);
+      }
+    };
+    window.addEventListener("keydown", this.keys);
+  }
+
+  dispose() {
+    if (this.keys) window.removeEventListener("keydown", this.keys);
+  }
+
+  load(round, where = "start") {
+    this.round = round;
+    this.steps = positions(this.record.game, this.record.rounds[round]);
+    this.step = where === "end" ? this.steps.length - 1 : 0;
+    this.render();
+  }
+
+  go(delta) {
+    this.step = Math.max(0, Math.min(this.steps.length - 1, this.step + delta));
+    this.render();
+  }
+
+  describe(move) {
+    if (!move) return t("review.deal");
+    const who = this.seats[move.seat];
+    if (move.play) return t("review.play", { name: who, tile: move.play, arm: move.arm ?? "—" }) + (move.close ? ` (${t("review.closed")})` : "");
+    if (move.doubles) return t("review.doubles", { name: who, tiles: move.doubles.map((d) => `${d.tile}→${d.arm}${d.close ? "✕" : ""}`).join(", ") });
+    if (move.draw) return t("review.draw", { name: who, tile: move.draw });
+    if (move.knock) return t("review.knock", { name: who });
+    return "";
+  }
+
+  render() {
+    const record = this.record;
+    const round = record.rounds[this.round];
+    const at = this.steps[this.step];
+    const teams = record.options.teams;
+    const units = unitNames(this.seats, teams);
+    const series = units.map((label, u) => ({ label, values: record.rounds.map((r) => r.sheet[u].after.account) }));
+    const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
+    const result = record.result;
+    const loserWord = record.game === "donkey" ? t("term.donkey") : t("term.goat");
+    mount(
+      this.main,
+      h(
+        "div.review",
+        {},
+        h("h1", {}, t("review.title", { game: gameName(record.game), id: this.id })),
+        h("p.muted.small", {}, optionsSummary(record.game, record.options)),
+        result
+          ? h(
+              "p.result",
+              {},
+              result.timeout !== undefined && result.timeout !== null
+                ? t("table.timed_out", { name: this.seats[result.timeout] })
+                : [`${loserWord}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", "))],
+              " · ",
+              result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", "),
+            )
+          : null,
+        h(
+          "nav.rounds",
+          { "aria-label": t("review.rounds") },
+          record.rounds.map((r, i) =>
+            h("button.round", { type: "button", "aria-current": i === this.round ? "true" : "false", onclick: () => this.load(i) }, String(i + 1), r.end.kind === "fish" ? fishIcon() : null),
+          ),
+        ),
+        h(
+          "div.stepper",
+          {},
+          h("button.first", { type: "button", "aria-label": t("review.first"), onclick: () => this.go(-1e9) }, "⏮"),
+          h("button.prev", { type: "button", "aria-label": t("review.prev"), onclick: () => this.go(-1) }, "◀"),
+          h("span.step", {}, t("review.step", { n: this.step, total: this.steps.length - 1 })),
+          h("button.next", { type: "button", "aria-label": t("review.next"), onclick: () => this.go(1) }, "▶"),
+          h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "⏭"),
+        ),
+        h("p.move", { "aria-live": "polite" }, this.describe(at.move), this.step === this.steps.length - 1 ? ` — ${endText(round.end, this.seats)}` : ""),
+        h(
+          "div.all-hands",
+          {},
+          at.hands.map((hand, seat) =>
+            h(
+              "div.seat-hand",
+              { "data-seat": seat },
+              h("span.name", {}, this.seats[seat]),
+              h("span.tiles", {}, hand.map((tile) => tileSvg(...halves(tile), { u: 16 }))),
+            ),
+          ),
+          h("p.small.muted", {}, t("table.bazaar", { n: at.bazaarLeft })),
+        ),
+        h("div.layout", {}, at.layout.first ? drawLayout(at.layout, { width, u: width < 480 ? 20 : 26, last: at.last }) : h("p.muted", {}, t("table.empty_layout"))),
+        h("section.card", {}, h("h2", {}, t("review.accounts")), lineChart(series, { label: t("review.accounts") }), legend(series)),
+        h("section.card.final-sheet", {}, sheetTable(record.rounds, this.seats, teams)),
+      ),
+    );
+  }
+}

@@ -1,0 +1,432 @@
+// The table: the live game over /ws/games/{id}. Everything shown comes from the server's state
+// for this seat (docs/protocol.md §6); moves are chosen among view.legal_moves.
+import { get } from "./api.js";
+import { banner, explain, go, link, session, toast } from "./app.js";
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { drawLayout } from "./layout.js";
+import { gameName, optionsSummary, rules } from "./options.js";
+import { endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
+import { LiveSocket } from "./socket.js";
+import { halves, isDouble, tileSvg } from "./tiles.js";
+
+const same = (a, b) => a.tile === b.tile && a.arm === b.arm && a.close === b.close;
+
+export class TablePage {
+  constructor(id) {
+    this.id = id;
+    this.title = `#${id}`;
+    this.state = null;
+    this.seen = -1;
+    this.order = []; // the hand in the player's order
+    this.group = null; // the value the hand is grouped by
+    this.pick = null; // {tile, arm?}: a move being chosen
+    this.plan = null; // several doubles being chosen: [{tile, arm, close}]
+    this.busy = false;
+    this.roundsSeen = null;
+    this.notice = null; // the last round's end, shown until dismissed
+  }
+
+  async show(main) {
+    this.main = main;
+    await rules();
+    mount(main, h("p.loading", {}, t("table.connecting")));
+    this.socket = new LiveSocket(`/ws/games/${this.id}`, {
+      onMessage: (m) => this.receive(m),
+      onStatus: (status) => banner(status === "open" ? "" : t("table.reconnecting")),
+    });
+    this.resize = () => this.state && this.render();
+    window.addEventListener("resize", this.resize);
+    this.keys = (e) => {
+      if (e.key === "Escape" && (this.pick || this.plan)) {
+        this.pick = null;
+        this.plan = null;
+        this.render();
+      }
+    };
+    window.addEventListener("keydown", this.keys);
+    this.ticker = setInterval(() => this.tick(), 250);
+  }
+
+  dispose() {
+    if (this.socket) this.socket.close();
+    clearInterval(this.ticker);
+    window.removeEventListener("resize", this.resize);
+    window.removeEventListener("keydown", this.keys);
+  }
+
+  async receive(message) {
+    if (message.type === "error") {
+      if (message.code === "no_table") {
+        this.socket.close();
+        try {
+          const game = await get(`/api/games/${this.id}`);
+          if (game.status !== "playing") {
+            history.replaceState(null, "", `/games/${this.id}/review`);
+            go(`/games/${this.id}/review`);
+            return;
+          }
+        } catch {
+          /* an unknown game: say so below */
+        }
+        mount(this.main, h("section.card", {}, h("p", {}, t("table.no_table", { id: this.id })), link("/", t("nav.lobby"))));
+        return;
+      }
+      this.busy = false;
+      if (message.code !== "stale") toast(t(`error.${message.code}`, { message: message.message }));
+      return;
+    }
+    if (message.type !== "state" || message.version <= this.seen) return;
+    this.seen = message.version;
+    this.state = message;
+    this.busy = false;
+    if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
+    const view = message.view;
+    if (view) {
+      this.syncHand(view.hand);
+      const legal = view.legal_moves;
+      if (this.pick && !legal.some((m) => m.play === this.pick.tile)) this.pick = null;
+      if (this.plan && !legal.some((m) => m.doubles)) this.plan = null;
+      const finished = message.rounds.length;
+      if (this.roundsSeen !== null && finished > this.roundsSeen) this.notice = message.rounds[finished - 1];
+      this.roundsSeen = finished;
+    }
+    this.render();
+  }
+
+  syncHand(hand) {
+    const held = new Set(hand);
+    this.order = this.order.filter((tile) => held.has(tile));
+    const fresh = hand.filter((tile) => !this.order.includes(tile));
+    this.order.push(...fresh);
+    if (this.group !== null) this.groupBy(this.group);
+  }
+
+  /** RULES.md §4: clicking a half groups every tile of that value (at the left). */
+  groupBy(value) {
+    this.group = value;
+    const has = this.order.filter((tile) => halves(tile).includes(value));
+    const rest = this.order.filter((tile) => !halves(tile).includes(value));
+    has.sort((a, b) => {
+      const oa = halves(a).find((x) => x !== value) ?? value;
+      const ob = halves(b).find((x) => x !== value) ?? value;
+      return oa - ob;
+    });
+    this.order = [...has, ...rest];
+  }
+
+  get you() {
+    return this.state ? this.state.you : null;
+  }
+
+  send(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.pick = null;
+    this.plan = null;
+    if (!this.socket.send({ type: "move", version: this.seen, move })) {
+      this.busy = false;
+      toast(t("error.network"));
+    }
+    this.render();
+  }
+
+  // --- choosing a move ------------------------------------------------------------------
+
+  /** The steps on offer: plain plays, or the next double of several being planned. */
+  choices() {
+    const legal = this.state.view.legal_moves;
+    if (!this.plan) {
+      return legal.filter((m) => m.play).map((m) => ({ tile: m.play, arm: m.arm ?? null, close: Boolean(m.close), move: m }));
+    }
+    const steps = [];
+    for (const m of legal.filter((x) => x.doubles)) {
+      const list = m.doubles.map((d) => ({ tile: d.tile, arm: d.arm, close: Boolean(d.close) }));
+      if (!this.plan.every((p) => list.some((d) => same(d, p)))) continue;
+      for (const d of list) {
+        if (!this.plan.some((p) => p.tile === d.tile) && !steps.some((x) => same(x, d))) steps.push(d);
+      }
+    }
+    return steps;
+  }
+
+  /** The legal several-doubles move that is exactly the plan (in the server's own order). */
+  planned() {
+    if (!this.plan || this.plan.length < 2) return null;
+    return (
+      this.state.view.legal_moves.find(
+        (m) => m.doubles && m.doubles.length === this.plan.length && m.doubles.every((d) => this.plan.some((p) => same(p, { tile: d.tile, arm: d.arm, close: Boolean(d.close) }))),
+      ) || null
+    );
+  }
+
+  choose(tile) {
+    const options = this.choices().filter((c) => c.tile === tile);
+    if (!options.length) return false;
+    this.pick = { tile };
+    this.advance();
+    return true;
+  }
+
+  chooseArm(arm) {
+    if (!this.pick) return;
+    this.pick.arm = arm;
+    this.advance();
+  }
+
+  chooseClose(close) {
+    if (!this.pick) return;
+    this.pick.close = close;
+    this.advance();
+  }
+
+  /** Narrow the choice by what the player said; act when one step is left. */
+  advance() {
+    const pick = this.pick;
+    let options = this.choices().filter((c) => c.tile === pick.tile);
+    const arms = [...new Set(options.map((c) => c.arm))];
+    if (pick.arm === undefined && arms.length === 1) pick.arm = arms[0];
+    if (pick.arm !== undefined) options = options.filter((c) => c.arm === pick.arm);
+    const closes = [...new Set(options.map((c) => c.close))];
+    if (pick.arm !== undefined && pick.close === undefined && closes.length === 1) pick.close = closes[0];
+    if (pick.close !== undefined) options = options.filter((c) => c.close === pick.close);
+    if (pick.arm !== undefined && pick.close !== undefined && options.length === 1) {
+      const step = options[0];
+      this.pick = null;
+      if (this.plan) this.plan.push({ tile: step.tile, arm: step.arm, close: step.close });
+      else {
+        this.send(step.move);
+        return;
+      }
+    }
+    this.render();
+  }
+
+  // --- drawing ------------------------------------------------------------------------
+
+  render() {
+    const state = this.state;
+    if (!state) return;
+    const view = state.view;
+    if (!view) {
+      mount(this.main, h("p.loading", {}, t("table.dealing")));
+      return;
+    }
+    this.title = `${gameName(view.game)} #${this.id}`;
+    const myTurn = view.turn !== null && view.turn === this.you && state.status === "playing";
+    mount(
+      this.main,
+      h(
+        "div.table",
+        { "data-game": view.game, "data-version": state.version, class: myTurn ? "my-turn" : "" },
+        h(
+          "div.table-head",
+          {},
+          h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${this.id}`)),
+          h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("table.round", { n: view.round })),
+        ),
+        this.players(),
+        h("div.board", {}, this.centre(), this.layoutPanel()),
+        this.noticePanel(),
+        this.endPanel(),
+        this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
+        h("details.sheet-box", { open: window.innerWidth > 900 || state.status !== "playing" }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, state.seats.map((_, seat) => this.label(seat)), view.options.teams, { caption: false })),
+      ),
+    );
+    this.tick();
+  }
+
+  unitOf(seat) {
+    return this.state.view.options.teams ? seat % 2 : seat;
+  }
+
+  players() {
+    const { state } = this;
+    const view = state.view;
+    const n = state.seats.length;
+    const order = [...Array(n).keys()].map((k) => ((this.you ?? 0) + k) % n);
+    return h(
+      "ol.players",
+      { "aria-label": t("table.players") },
+      order.map((seat) =>
+        h(
+          "li.player",
+          { "data-seat": seat, class: [view.turn === seat ? "turn" : "", seat === this.you ? "you" : ""].join(" ") },
+          h("span.name", {}, this.label(seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
+          score(view.sheet[this.unitOf(seat)]),
+          h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: view.hand_sizes[seat] })),
+          view.turn === seat && state.clock ? h("span.clock", { "aria-live": "off" }, "") : null,
+        ),
+      ),
+    );
+  }
+
+  label(seat) {
+    const name = this.state.seats[seat];
+    return name.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${name.slice(4)}`) }) : name;
+  }
+
+  centre() {
+    const { state } = this;
+    const view = state.view;
+    const turn = view.turn;
+    return h(
+      "div.centre",
+      {},
+      turn !== null && state.status === "playing"
+        ? h("div.whose", {}, turn === this.you ? h("strong", {}, t("table.your_turn")) : t("table.turn_of", { name: this.label(turn) }), h("div.clock.big", { "aria-label": t("table.clock") }, ""))
+        : null,
+      view.eggs ? h("div.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+      h("div.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
+    );
+  }
+
+  layoutPanel() {
+    const view = this.state.view;
+    if (!view.layout.first) return h("div.layout.empty", {}, h("p.muted", {}, t("table.empty_layout")));
+    const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
+    const u = width < 480 ? 22 : 30;
+    const lastPlay = [...view.history].reverse().find((e) => e.play || e.doubles);
+    const last = lastPlay ? lastPlay.play || lastPlay.doubles[lastPlay.doubles.length - 1].tile : null;
+    let targets = [];
+    if (this.pick && this.pick.arm === undefined) {
+      targets = [...new Set(this.choices().filter((c) => c.tile === this.pick.tile).map((c) => c.arm))];
+    }
+    return h("div.layout", {}, drawLayout(view.layout, { width, u, targets, onArm: (arm) => this.chooseArm(arm), last }));
+  }
+
+  handPanel() {
+    const { state } = this;
+    const view = state.view;
+    const myTurn = view.turn === this.you && state.status === "playing";
+    const choices = myTurn ? this.choices() : [];
+    const playable = new Set(choices.map((c) => c.tile));
+    const inPlan = new Set((this.plan || []).map((p) => p.tile));
+    const tiles = this.order.map((tile) => {
+      let [a, b] = halves(tile);
+      if (this.group !== null && b === this.group && a !== b) [a, b] = [b, a];
+      const selected = this.pick && this.pick.tile === tile;
+      return h(
+        "button.hand-tile",
+        {
+          type: "button",
+          "data-tile": tile,
+          class: [playable.has(tile) ? "playable" : "", selected ? "selected" : "", inPlan.has(tile) ? "planned" : ""].join(" "),
+          "aria-pressed": selected ? "true" : "false",
+          "aria-label": `${tile}${playable.has(tile) ? ` (${t("table.playable")})` : ""}`,
+          disabled: inPlan.has(tile),
+          onclick: (e) => {
+            if (playable.has(tile) && !this.busy) {
+              this.choose(tile);
+              return;
+            }
+            // not playable now: the half clicked groups the hand by its value
+            const box = e.currentTarget.getBoundingClientRect();
+            const left = e.clientX ? e.clientX - box.left < box.width / 2 : true;
+            this.groupBy(left ? a : b);
+            this.render();
+          },
+        },
+        tileSvg(a, b, { u: window.innerWidth < 480 ? 22 : 28, vertical: window.innerWidth >= 480 }),
+      );
+    });
+    const legal = myTurn ? view.legal_moves : [];
+    const draw = legal.find((m) => m.draw);
+    const knock = legal.find((m) => m.knock);
+    const doubles = legal.some((m) => m.doubles);
+    const actions = [];
+    if (this.pick && this.pick.arm === undefined) {
+      const arms = [...new Set(choices.filter((c) => c.tile === this.pick.tile).map((c) => c.arm))];
+      const shows = (arm) => view.layout.arms.find((x) => x.arm === arm)?.shows;
+      actions.push(
+        h("span.prompt", {}, t("table.which_arm", { tile: this.pick.tile })),
+        arms.map((arm) => h("button.arm", { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) }, t("table.arm", { arm, shows: shows(arm) }))),
+      );
+    } else if (this.pick && this.pick.close === undefined) {
+      actions.push(
+        h("span.prompt", { role: "alert" }, t("term.close_arm_question")),
+        h("button.close-yes", { type: "button", onclick: () => this.chooseClose(true) }, t("option.bool.true")),
+        h("button.close-no", { type: "button", onclick: () => this.chooseClose(false) }, t("option.bool.false")),
+      );
+    }
+    if (this.pick) actions.push(h("button.link", { type: "button", onclick: () => { this.pick = null; this.render(); } }, t("table.cancel")));
+    if (!this.pick && this.plan) {
+      const move = this.planned();
+      actions.push(
+        h("span.prompt", {}, t("table.plan", { tiles: this.plan.map((p) => `${p.tile}→${p.arm}${p.close ? "✕" : ""}`).join(", ") || "—" })),
+        h("button.primary.lay-doubles", { type: "button", disabled: !move, onclick: () => move && this.send(move) }, t("table.lay_doubles", { n: this.plan.length })),
+        h("button.link", { type: "button", onclick: () => { this.plan = null; this.render(); } }, t("table.cancel")),
+      );
+    }
+    if (!this.pick && !this.plan && myTurn) {
+      if (doubles) actions.push(h("button.several", { type: "button", onclick: () => { this.plan = []; this.render(); } }, t("table.several_doubles")));
+      if (draw) actions.push(h("button.primary.draw", { type: "button", onclick: () => this.send({ draw: true }) }, t("term.draw")));
+      if (knock) actions.push(h("button.primary.knock", { type: "button", onclick: () => this.send({ knock: true }) }, t("term.knock")));
+      if (!draw && !knock && !doubles) actions.push(h("span.prompt", {}, t("table.pick_tile")));
+    }
+    return h(
+      "section.hand-box",
+      { "aria-label": t("table.your_hand") },
+      h("div.actions", {}, actions),
+      h("div.hand", {}, tiles),
+      h(
+        "div.sorter",
+        {},
+        h("span.muted.small", {}, t("table.group_by")),
+        [0, 1, 2, 3, 4, 5, 6].map((v) => h("button.value", { type: "button", "data-value": v, "aria-pressed": this.group === v ? "true" : "false", onclick: () => { this.groupBy(v); this.render(); } }, String(v))),
+      ),
+    );
+  }
+
+  noticePanel() {
+    const round = this.notice;
+    if (!round || this.state.status !== "playing") return null;
+    const seats = this.state.seats;
+    const units = unitNames(seats.map((_, s) => this.label(s)), this.state.view.options.teams);
+    return h(
+      "section.notice",
+      { role: "status" },
+      h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", endText(round.end, seats.map((_, s) => this.label(s)))),
+      h("ul.plain", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: this.label(s), count: c })))),
+      h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
+      round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), t("table.eggs_carried", { n: round.eggs })) : null,
+      h("button.ok", { type: "button", onclick: () => { this.notice = null; this.render(); } }, t("table.ok")),
+    );
+  }
+
+  endPanel() {
+    const { state } = this;
+    if (state.status === "playing" || !state.result) return null;
+    const res = state.result;
+    const view = state.view;
+    const units = unitNames(state.seats.map((_, s) => this.label(s)), view.options.teams);
+    const loserWord = view.game === "donkey" ? t("term.donkey") : t("term.goat");
+    return h(
+      "section.game-over",
+      { role: "status" },
+      h("h2", {}, t("table.game_over")),
+      res.timeout !== null && res.timeout !== undefined
+        ? h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }))
+        : h("p.loser", {}, `${loserWord}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", "))),
+      h(
+        "ul.plain.rating",
+        {},
+        res.rating.map((delta, seat) => h("li", {}, `${this.label(seat)}: ${t("table.rating_change", { delta: delta >= 0 ? `+${delta}` : delta })}`)),
+      ),
+      h("p", {}, link(`/games/${this.id}/review`, t("table.review")), " · ", link("/", t("nav.lobby"))),
+    );
+  }
+
+  tick() {
+    if (!this.state || !this.state.clock || !this.main) return;
+    const left = Math.max(0, this.deadline - performance.now());
+    const secs = Math.ceil(left / 1000);
+    const text = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+    for (const el of this.main.querySelectorAll(".clock")) {
+      el.textContent = text;
+      el.classList.toggle("low", secs <= 10);
+    }
+  }
+}
+
+export { isDouble };
