@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench strength clean
+.PHONY: run test lint chromium bench strength screenshots clean
 
 $(STAMP): pyproject.toml setup.py kozel/_kernel.c
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,20 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check kozel tests bench examples
 	$(BIN)/mypy --strict kozel examples
 
-test: lint
+test: lint chromium
 	$(BIN)/pytest
+
+# The browser tests drive Debian's chromium with Playwright (Playwright's own browser download
+# does not work here); install it when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
+
+# Play the browser tests again, saving the README's screenshots in docs/screenshots.
+screenshots: $(STAMP) chromium
+	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

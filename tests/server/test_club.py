@@ -79,6 +79,8 @@ def test_lobby_join_leave_cancel(server: RunningServer) -> None:
     assert bob.post(f"/api/requests/{request['id']}/cancel").status_code == 403
     assert bob.post(f"/api/requests/{request['id']}/leave").json()["seats"][1] is None
     assert alice.post(f"/api/requests/{request['id']}/cancel").json()["status"] == "cancelled"
+    assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["status"] == "cancelled"
+    assert httpx.get(f"{server.url}/api/requests/999").status_code == 404
     assert httpx.get(server.url + "/api/requests").json() == []
 
 
@@ -102,6 +104,10 @@ def test_two_people_and_two_bots_play_a_rated_game_to_the_end(server: RunningSer
     assert final["status"] == "finished" and out_b[0]["version"] == final["version"]
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
     assert record["seats"] == ["alice", "bob", "bot:greedy", "bot:random"]
+    # the sheet every state carried is the record's, round by round
+    public = ("end", "counts", "sheet", "eggs")
+    assert final["rounds"] == [{k: r[k] for k in public} for r in record["rounds"]]
+    assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["game_id"] == game_id
     replayed = replay(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
     assert record["result"]["rating"] == rating
@@ -109,6 +115,9 @@ def test_two_people_and_two_bots_play_a_rated_game_to_the_end(server: RunningSer
         page = httpx.get(f"{server.url}/api/players/{name}").json()
         assert page["rating"] == rating[seat]
         assert [h["game"] for h in page["history"]] == [game_id]
+        assert [(g["id"], g["status"], g["seats"]) for g in page["games"]] == [
+            (game_id, "finished", record["seats"])
+        ]
     board = httpx.get(server.url + "/api/leaderboard").json()
     assert {row["name"] for row in board} == {"alice", "bob"}
 
@@ -165,11 +174,15 @@ def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer
         "/api/play/computer",
         {"game": "goat", "level": "greedy", "seconds_per_move": 1, "rated": True},
     ).json()["game_id"]
+    clocks = []
     with alice.socket(game_id) as sock:
         while True:
             state = receive(sock)
+            if state["type"] == "state" and "clock" in state:
+                clocks.append(state["clock"])
             if state["type"] == "state" and state["status"] != "playing":
                 break
+    assert clocks and all(0 <= c["remaining_ms"] <= 1000 for c in clocks)
     assert state["status"] == "interrupted"
     assert state["result"]["timeout"] == 0 and state["result"]["losers"] == []
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()

@@ -115,6 +115,7 @@ async function route() {
   if (current && current.dispose) current.dispose();
   current = null;
   banner("");
+  document.getElementById("toasts").replaceChildren();
   const path = location.pathname;
   const main = document.getElementById("page");
   for (const [pattern, make] of ROUTES) {
@@ -131,6 +132,8 @@ async function route() {
 }
 
 window.addEventListener("popstate", route);
+// for the browser tests and the curious: the page object shown now (e.g. kozel.page.socket)
+window.kozel = { get page() { return current; } };
 
 async function start() {
   await setLanguage(preferred());

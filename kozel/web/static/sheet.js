@@ -45,7 +45,7 @@ export function sheetTable(rounds, seats, teams, { caption = true } = {}) {
   const units = unitNames(seats, teams);
   const perUnitCounts = (round, u) =>
     teams ? round.counts.filter((_, seat) => seat % 2 === u) : [round.counts[u]];
-  return h(
+  return h("div.sheet-scroll", {}, h(
     "table.sheet",
     {},
     caption ? h("caption", {}, t("sheet.title")) : null,
@@ -57,6 +57,7 @@ export function sheetTable(rounds, seats, teams, { caption = true } = {}) {
     h(
       "tbody",
       {},
+      rounds.length ? null : h("tr.none", {}, h("td.muted", { colspan: units.length + 1 }, t("sheet.no_rounds"))),
       rounds.map((round, i) =>
         h(
           "tr",
@@ -80,5 +81,5 @@ export function sheetTable(rounds, seats, teams, { caption = true } = {}) {
         ),
       ),
     ),
-  );
+  ));
 }

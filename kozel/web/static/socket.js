@@ -7,6 +7,7 @@ export class LiveSocket {
     this.delay = 500;
     this.closed = false;
     this.ws = null;
+    this.opens = 0; // connections made so far (the first one, then every reconnection)
     this.open();
   }
 
@@ -17,6 +18,7 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
+      this.opens += 1;
       this.onStatus("open");
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
     };

@@ -25,6 +25,7 @@ export class TablePage {
     this.busy = false;
     this.roundsSeen = null;
     this.notice = null; // the last round's end, shown until dismissed
+    this.sheetOpen = null; // the player's choice to show or hide the sheet, once made
   }
 
   async show(main) {
@@ -230,7 +231,7 @@ export class TablePage {
         this.noticePanel(),
         this.endPanel(),
         this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
-        h("details.sheet-box", { open: window.innerWidth > 900 || state.status !== "playing" }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, state.seats.map((_, seat) => this.label(seat)), view.options.teams, { caption: false })),
+        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, state.seats.map((_, seat) => this.label(seat)), view.options.teams, { caption: false })),
       ),
     );
     this.tick();
@@ -363,6 +364,9 @@ export class TablePage {
       if (draw) actions.push(h("button.primary.draw", { type: "button", onclick: () => this.send({ draw: true }) }, t("term.draw")));
       if (knock) actions.push(h("button.primary.knock", { type: "button", onclick: () => this.send({ knock: true }) }, t("term.knock")));
       if (!draw && !knock && !doubles) actions.push(h("span.prompt", {}, t("table.pick_tile")));
+    }
+    if (!myTurn && view.turn !== null && state.status === "playing") {
+      actions.push(h("span.muted", {}, t("table.turn_of", { name: this.label(view.turn) })));
     }
     return h(
       "section.hand-box",

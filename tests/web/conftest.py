@@ -1,0 +1,87 @@
+"""The browser client in a real browser: Debian's chromium driven by Playwright.
+
+``make test`` installs chromium when it is missing (the Makefile's ``chromium`` target);
+``KOZEL_CHROMIUM`` may name another binary. Without a browser these tests fail, saying so:
+they are never skipped. Screenshots go to ``KOZEL_SCREENSHOTS`` (``make screenshots`` sets it
+to docs/screenshots), else to a temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from kozel.server.settings import Settings
+from tests.server.conftest import RunningServer
+
+CHROMIUM = os.environ.get("KOZEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    db = tmp_path_factory.mktemp("club") / "club.db"
+    running = RunningServer(Settings(db_url=f"sqlite+aiosqlite:///{db}", min_seconds_per_move=5))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no chromium at {CHROMIUM}: run `make test` (it installs Debian's chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Contexts:
+    """Browser contexts (separate cookie jars: separate players) closed after the test."""
+
+    def __init__(self, browser: Browser, club: RunningServer) -> None:
+        self.browser = browser
+        self.club = club
+        self.opened: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def page(self, locale: str = "en-US", viewport: dict[str, int] = DESKTOP) -> Page:
+        context = self.browser.new_context(
+            base_url=self.club.url,
+            locale=locale,
+            viewport=viewport,  # type: ignore[arg-type]
+        )
+        context.set_default_timeout(20_000)
+        self.opened.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+
+@pytest.fixture
+def contexts(browser: Browser, club: RunningServer) -> Iterator[Contexts]:
+    made = Contexts(browser, club)
+    try:
+        yield made
+    finally:
+        for context in made.opened:
+            context.close()
+    assert not made.errors, f"script errors in the page: {made.errors}"
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("KOZEL_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,102 @@
+"""Playing through the page the way a person does: click what is highlighted."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from kozel.match import Account
+
+STEPS = ("button.arm", "button.close-no", ".hand-tile.playable", "button.draw", "button.knock")
+
+
+def my_turn(page: Page) -> bool:
+    table = page.locator(".table")
+    return table.count() == 1 and "my-turn" in (table.get_attribute("class") or "")
+
+
+def version(page: Page) -> int:
+    value = page.locator(".table").get_attribute("data-version")
+    return int(value) if value is not None else -1
+
+
+def step(page: Page, order: tuple[str, ...] = STEPS, keyboard: bool = False) -> bool:
+    """Make one step of a move if it is this page's turn (a tile, an arm, a yes/no answer, a
+    draw or a knock); True if something was pressed. The page redraws on every state, so an
+    element may vanish under the click: that is not an error, the next call looks again."""
+    try:
+        if not my_turn(page):
+            return False
+        for selector in order:
+            target = page.locator(selector).first
+            if target.count():
+                if keyboard:
+                    target.focus(timeout=2000)
+                    page.keyboard.press("Enter")
+                else:
+                    target.click(timeout=2000)
+                return True
+    except PlaywrightError:
+        return False
+    return False
+
+
+def until(page: Page, expression: str, seconds: float = 20) -> None:
+    """Wait until a JavaScript expression is true in the page. (Playwright's own
+    wait_for_function evaluates strings with eval, which the club's CSP forbids.)"""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        page.wait_for_timeout(30)
+
+
+def game_over(page: Page) -> bool:
+    return page.locator(".game-over").count() == 1
+
+
+def play_to_end(pages: list[Page], seconds: float = 300, each_step: Any = None) -> None:
+    """Play every page's seat until every page shows the end of the game."""
+    deadline = time.monotonic() + seconds
+    turns = 0
+    while not all(game_over(p) for p in pages):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        moved = False
+        for page in pages:
+            if step(page, keyboard=turns % 5 == 0):
+                moved = True
+                turns += 1
+                if each_step:
+                    each_step(page, turns)
+        if not moved:
+            pages[0].wait_for_timeout(60)
+
+
+def shown_sheet(page: Page) -> list[list[tuple[str, str, str]]]:
+    """The sheet as the page shows it: per round, per unit (before, this round, after)."""
+    rows = []
+    for row in page.locator("table.sheet tbody tr").all():
+        cells = []
+        for cell in row.locator("td").all():
+            cells.append(
+                (
+                    cell.locator(".before").inner_text(),
+                    cell.locator(".charged").inner_text(),
+                    cell.locator(".after").inner_text(),
+                )
+            )
+        rows.append(cells)
+    return rows
+
+
+def record_sheet(record: dict[str, Any]) -> list[list[tuple[str, str, str]]]:
+    """The same three numbers from the server's record, as RULES.md §12 shows them."""
+    return [
+        [
+            (Account(**e["before"]).show(), str(e["charged"]), Account(**e["after"]).show())
+            for e in rnd["sheet"]
+        ]
+        for rnd in record["rounds"]
+    ]

@@ -1,0 +1,279 @@
+"""The club in a real browser: two people and two computers play a game to the end through
+the pages, the sheet shown equals the record, languages switch, a Donkey round is played with
+closing, the table reconnects by itself, and a 360-px phone can play."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from kozel.notation import replay
+from tests.web.conftest import PHONE, Contexts
+from tests.web.play import game_over, play_to_end, record_sheet, shown_sheet, step, until
+
+I18N = Path(__file__).resolve().parents[2] / "kozel" / "web" / "i18n"
+
+
+def strings(lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in ("ui", "options"):
+        out.update(json.loads((I18N / lang / f"{part}.json").read_text(encoding="utf-8")))
+    return out
+
+
+def register(page: Page, name: str) -> None:
+    page.goto("/")
+    page.fill("#name", name)
+    page.fill("#password", "correct horse battery")
+    page.click("#register")
+    expect(page.locator("#play-computer")).to_be_visible()
+
+
+def game_id(page: Page) -> int:
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def record_of(page: Page, game: int) -> dict[str, Any]:
+    response = page.request.get(f"/api/games/{game}/record")
+    assert response.ok, response.text()
+    record: dict[str, Any] = response.json()
+    return record
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width} px wide"  # type: ignore[index]
+
+
+def test_two_people_and_two_computers_play_a_game_to_the_end(
+    contexts: Contexts, shots: Path
+) -> None:
+    alice, bob = contexts.page(), contexts.page()
+    register(alice, "alice")
+    register(bob, "bob")
+    alice.screenshot(path=shots / "lobby-desktop.png")
+
+    # a request with house rules: all to the loser, a short game, two minutes a move
+    alice.click("details.more summary")
+    alice.select_option("#opt-fish_mode", label=strings("en")["option.fish_mode.all_to_loser"])
+    alice.fill("#opt-loss_limit", "31")
+    alice.fill("#seconds", "120")
+    alice.check("#rated")
+    alice.click("#create")
+    request = bob.locator("li.request").filter(has_text="alice")
+    expect(request).to_contain_text(strings("en")["option.fish_mode.all_to_loser"])
+    request.locator("button.join").click()
+    mine = alice.locator("li.request").filter(has_text="bob")
+    mine.locator("button.bots").click()
+    game = game_id(alice)
+    assert game_id(bob) == game
+
+    taken: list[int] = []
+
+    def snapshot(page: Page, turns: int) -> None:
+        mid_round = page.locator(".layout-svg g.tile").count() >= 8
+        if page is alice and mid_round and not taken:
+            page.screenshot(path=shots / "table-desktop.png")
+            taken.append(turns)
+
+    play_to_end([alice, bob], each_step=snapshot)
+
+    record = record_of(alice, game)
+    assert record["options"]["fish_mode"] == "all_to_loser"
+    assert record["options"]["loss_limit"] == 31
+    assert record["seats"][:2] == ["alice", "bob"]
+    assert replay(record).over  # raises RecordError on any discrepancy
+    for page in (alice, bob):
+        expect(page.locator(".game-over")).to_be_visible()
+        assert shown_sheet(page) == record_sheet(record)
+        fish_rows = page.locator("table.sheet tbody tr").evaluate_all(
+            "rows => rows.map(r => r.querySelector('th svg.fish') !== null)"
+        )
+        assert fish_rows == [r["end"]["kind"] == "fish" for r in record["rounds"]]
+    en = strings("en")
+
+    def label(seat: str) -> str:
+        if seat.startswith("bot:"):
+            return en["lobby.computer"].replace("{level}", en[f"level.{seat[4:]}"])
+        return seat
+
+    losers = [label(record["seats"][u]) for u in record["result"]["losers"]]
+    expect(alice.locator(".game-over .loser")).to_contain_text(", ".join(losers))
+    alice.locator(".sheet-box").screenshot(path=shots / "sheet-desktop.png")
+
+    # the finished game: replay, all hands, the chart, the same sheet
+    alice.click("text=" + strings("en")["table.review"])
+    alice.wait_for_url(f"**/games/{game}/review")
+    expect(alice.locator("svg.chart polyline")).to_have_count(4)
+    assert shown_sheet(alice) == record_sheet(record)
+    alice.locator("nav.rounds button").first.click()
+    alice.click("button.first")
+    hands = alice.locator(".seat-hand").evaluate_all(
+        "rows => rows.map(r => r.querySelectorAll('svg').length)"
+    )
+    assert hands == [len(h) for h in record["rounds"][0]["deal"]["hands"]]
+    alice.keyboard.press("ArrowRight")
+    expect(alice.locator(".layout-svg g.tile")).to_have_count(1)
+    alice.click("button.last")
+    played = sum(1 for m in record["rounds"][0]["moves"] if "play" in m) + sum(
+        len(m["doubles"]) for m in record["rounds"][0]["moves"] if "doubles" in m
+    )
+    expect(alice.locator(".layout-svg g.tile")).to_have_count(played)
+
+    # the player page: the rating chart and the game
+    alice.goto("/players/alice")
+    expect(alice.locator("svg.chart polyline")).to_have_count(1)
+    expect(alice.locator("ul.games")).to_contain_text(f"#{game}")
+    alice.goto("/leaderboard")
+    expect(alice.locator("table.leaderboard")).to_contain_text("bob")
+
+
+def test_languages_follow_the_browser_and_the_switcher(contexts: Contexts) -> None:
+    page = contexts.page(locale="bg-BG")
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "bg")
+    expect(page.locator("#guest")).to_have_text(strings("bg")["signin.guest"])
+    page.select_option("#lang", "uz")
+    expect(page.locator("#guest")).to_have_text(strings("uz")["signin.guest"])
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "uz")
+    page.select_option("#lang", "ru")
+    page.click("#guest")
+    expect(page.locator("#play-computer")).to_have_text(strings("ru")["lobby.play_computer"])
+    page.click("details.more summary")
+    expect(page.locator("label[for=opt-fish_mode]")).to_have_text(strings("ru")["option.fish_mode"])
+    page.goto("/rules/goat")
+    expect(page.locator(".rules-text")).to_contain_text(strings("ru")["term.fish"].capitalize())
+    page.select_option("#lang", "en")
+    expect(page.locator("nav.tabs a").first).to_have_text(strings("en")["game.goat"])
+
+
+def test_a_donkey_round_with_closing(contexts: Contexts, shots: Path) -> None:
+    """Play Donkey against the computer, laying doubles first, until the page asks
+    «Закрыть направление?» and we close an arm; then play that round to its end."""
+    page = contexts.page(locale="ru-RU")
+    page.goto("/")
+    page.click("#guest")
+    page.select_option("#game", "donkey")
+    page.click("#play-computer")
+    game_id(page)
+    question = strings("ru")["term.close_arm_question"]
+    closed = False
+    several = False
+    doubles_first = (
+        "button.arm",
+        ".hand-tile.playable[data-tile='0-0'], .hand-tile.playable[data-tile='1-1'], "
+        ".hand-tile.playable[data-tile='2-2'], .hand-tile.playable[data-tile='3-3'], "
+        ".hand-tile.playable[data-tile='4-4'], .hand-tile.playable[data-tile='5-5'], "
+        ".hand-tile.playable[data-tile='6-6']",
+        ".hand-tile.playable",
+        "button.draw",
+        "button.knock",
+    )
+    for _ in range(3000):
+        if game_over(page) or closed:
+            break
+        if page.locator("button.close-yes").count():
+            expect(page.locator(".actions .prompt")).to_have_text(question)
+            rounds_before = page.evaluate("kozel.page.state.rounds.length")
+            page.click("button.close-yes")
+            until(page, "!document.querySelector('button.close-yes')")
+            page.wait_for_timeout(200)
+            if page.evaluate("kozel.page.state.rounds.length") == rounds_before:
+                arms = page.evaluate("kozel.page.state.view.layout.arms")
+                assert any(a["closed"] for a in arms), arms
+                expect(page.locator(".layout-svg g.tile.closed")).to_have_count(
+                    sum(1 for a in arms if a["closed"])
+                )
+                page.screenshot(path=shots / "donkey-closing.png")
+                closed = True
+            continue
+        if not several and page.locator("button.several").count():
+            several = lay_several_doubles(page)
+            continue
+        if not step(page, doubles_first):
+            page.wait_for_timeout(50)
+    assert closed, "no chance to close an arm in a whole game"
+    rounds = page.evaluate("kozel.page.state.rounds.length")
+    for _ in range(3000):
+        if game_over(page) or page.evaluate("kozel.page.state.rounds.length") > rounds:
+            break
+        if page.locator("button.close-no").count():
+            page.click("button.close-no")
+        elif not step(page):
+            page.wait_for_timeout(50)
+    expect(page.locator(".notice, .game-over").first).to_be_visible()
+
+
+def lay_several_doubles(page: Page) -> bool:
+    """Lay doubles on several arms at once when the page offers it; True if it worked."""
+    page.click("button.several")
+    for _ in range(8):
+        lay = page.locator("button.lay-doubles")
+        if lay.count() and lay.is_enabled():
+            before = page.evaluate("kozel.page.state.version")
+            lay.click()
+            until(page, f"kozel.page.state.version > {before}")
+            return True
+        for selector in ("button.arm", "button.close-no", ".hand-tile.playable"):
+            if page.locator(selector).count():
+                page.locator(selector).first.click()
+                break
+    page.keyboard.press("Escape")
+    return False
+
+
+def test_the_table_reconnects_by_itself(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/")
+    page.click("#guest")
+    page.click("#play-computer")
+    game = game_id(page)
+    expect(page.locator(".hand-tile").first).to_be_visible()
+    seen = page.evaluate("kozel.page.seen")
+    page.evaluate("kozel.page.socket.drop()")
+    expect(page.locator("#banner")).to_have_class(re.compile("shown"))
+    until(page, "kozel.page.socket.opens === 2")
+    expect(page.locator("#banner")).not_to_have_class(re.compile("shown"))
+    assert page.evaluate("kozel.page.seen") >= seen
+    # and the game goes on from where it was
+    for _ in range(200):
+        if page.evaluate(f"kozel.page.seen > {seen}"):
+            break
+        if not step(page):
+            page.wait_for_timeout(50)
+    assert page.evaluate(f"kozel.page.seen > {seen}")
+    # a page opened anew finds the same game in the lobby's list of your games
+    page.goto("/")
+    expect(page.locator("#your-games")).to_contain_text(f"#{game}")
+
+
+def test_a_phone_can_play(contexts: Contexts, shots: Path) -> None:
+    page = contexts.page(viewport=PHONE)
+    page.goto("/")
+    page.click("#guest")
+    no_sideways_scroll(page)
+    page.screenshot(path=shots / "lobby-phone.png", full_page=True)
+    page.click("#play-computer")
+    game_id(page)
+    turns = 0
+    while not game_over(page) and turns < 40:
+        if step(page):
+            turns += 1
+        else:
+            page.wait_for_timeout(50)
+        if turns == 10 or page.locator(".layout-svg g.tile").count() == 10:
+            no_sideways_scroll(page)
+            page.screenshot(path=shots / "table-phone.png")
+    assert turns == 40 or game_over(page)
+    no_sideways_scroll(page)
+    if page.locator("details.sheet-box").get_attribute("open") is None:
+        page.click("details.sheet-box summary")
+    expect(page.locator("table.sheet")).to_be_visible()
+    no_sideways_scroll(page)
+    page.locator(".sheet-box").screenshot(path=shots / "sheet-phone.png")

@@ -1,0 +1,86 @@
+"""Every string in all four languages: the same keys, the same placeholders, and every key the
+client's code asks for exists."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "kozel" / "web"
+LANGUAGES = ("en", "ru", "bg", "uz")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# keys the code builds from data: t(`error.${code}`) and the like
+DYNAMIC = {
+    "error": [
+        *("bad_json", "too_big", "unknown_type", "not_seated", "bad_move", "over", "stale"),
+        *("turn", "illegal", "no_table", "read_only"),
+    ],
+    "level": ["random", "greedy", "expert"],
+    "status": ["playing", "finished", "interrupted"],
+    "game": ["goat", "donkey"],
+    "preset": ["goat-125", "yard"],
+}
+
+
+def strings(lang: str, part: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((WEB / "i18n" / lang / f"{part}.json").read_text("utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("part", ["ui", "options"])
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_language_has_every_string(lang: str, part: str) -> None:
+    english, other = strings("en", part), strings(lang, part)
+    assert list(other) == list(english), f"{lang}/{part}.json: keys differ from English"
+    for key, text in english.items():
+        assert other[key].strip(), f"{lang}: {key} is empty"
+        assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (
+            f"{lang}: {key} has other placeholders than English"
+        )
+
+
+def test_game_terms_are_each_languages_own_words() -> None:
+    fish = {lang: strings(lang, "options")["term.fish"].lower() for lang in LANGUAGES}
+    assert fish == {"en": "fish", "ru": "рыба", "bg": "риба", "uz": "baliq"}
+    assert strings("ru", "options")["term.close_arm_question"] == "Закрыть направление?"
+
+
+def test_every_key_the_code_uses_exists() -> None:
+    known = strings("en", "ui") | strings("en", "options")
+    used: set[str] = set()
+    for source in (WEB / "static").glob("*.js"):
+        for key in re.findall(r"\bt\(\s*[`\"]([^`\"]+)[`\"]", source.read_text("utf-8")):
+            if "${" not in key:
+                used.add(key)
+            else:
+                prefix = key.split("${")[0].rstrip(".")
+                if prefix in DYNAMIC:
+                    used.update(f"{prefix}.{v}" for v in DYNAMIC[prefix])
+                else:  # option.${name}... : checked against the options the server offers
+                    assert prefix.startswith("option"), f"{source.name}: unchecked key {key}"
+    missing = sorted(used - set(known))
+    assert not missing, f"keys used by the client but missing in en: {missing}"
+
+
+def test_every_option_of_every_game_is_labelled_and_explained() -> None:
+    from kozel.rules import GAMES
+
+    known = strings("en", "options")
+    for rules in GAMES.values():
+        for spec in rules.option_specs:
+            assert f"option.{spec.name}" in known and f"option.{spec.name}.help" in known
+            if spec.kind == "choice":
+                for choice in spec.choices:
+                    assert f"option.{spec.name}.{choice}" in known, (spec.name, choice)
+        for preset in rules.presets:
+            assert f"preset.{preset}" in known
+
+
+@pytest.mark.parametrize("game", ["goat", "donkey"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_game_has_rules_in_every_language(game: str, lang: str) -> None:
+    text = (WEB / "rules" / f"{game}.{lang}.html").read_text("utf-8")
+    assert "<h2>" in text and "<script" not in text.lower()
