@@ -1,7 +1,7 @@
 // The client's entry point: the header (pages, language, account) and a router by the path.
 import { ApiError, me, post } from "./api.js";
 import { h, mount } from "./dom.js";
-import { LANGUAGES, lang, preferred, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, has, lang, preferred, setLanguage, t } from "./i18n.js";
 
 export const session = { user: null };
 let current = null; // the page object shown now (may have a dispose())
@@ -28,8 +28,11 @@ export function toast(text, kind = "error") {
 
 /** A message for an API failure, in the player's language where we know the case. */
 export function explain(error) {
-  if (error instanceof ApiError && error.status === 0) return t("error.network");
-  return error.message || String(error);
+  if (!(error instanceof ApiError)) return String(error.message || error);
+  if (error.status === 0) return t("error.network");
+  const key = `http.${error.status}`;
+  // a sentence in the player's language, then the server's own words (they name the detail)
+  return has(key) ? `${t(key)} (${error.message})` : error.message;
 }
 
 export function banner(text) {

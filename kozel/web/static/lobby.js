@@ -69,12 +69,22 @@ export class LobbyPage {
     const error = h("p.error", { role: "alert" });
     const submit = async (path) => {
       error.textContent = "";
+      const guest = path.endsWith("guest");
+      if (!guest && !/^[\p{L}\p{N}\p{M}_.-]{3,24}$/u.test(name.value.trim())) {
+        error.textContent = t("signin.bad_name");
+        return;
+      }
+      if (!guest && password.value.length < 8) {
+        error.textContent = t("signin.bad_password");
+        return;
+      }
       try {
-        await post(path, path.endsWith("guest") ? undefined : { name: name.value.trim(), password: password.value });
+        await post(path, guest ? undefined : { name: name.value.trim(), password: password.value });
         await refreshUser();
         this.render();
       } catch (e) {
-        error.textContent = explain(e);
+        const known = { 401: "signin.wrong", 409: "signin.taken", 429: "signin.too_many" }[e.status];
+        error.textContent = known ? t(known) : explain(e);
       }
     };
     return h(
@@ -164,7 +174,7 @@ export class LobbyPage {
         h(
           "div.row",
           {},
-          h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, link("/rules/goat", t("lobby.how_to_play"), { class: "small" })),
+          h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, h("a.small", { href: "/rules/goat", onclick: (e) => { e.preventDefault(); go(`/rules/${gameSelect.value}`); } }, t("lobby.how_to_play"))),
           h("div.field", {}, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
           h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level),
         ),

@@ -254,6 +254,7 @@ export class TablePage {
           "li.player",
           { "data-seat": seat, class: [view.turn === seat ? "turn" : "", seat === this.you ? "you" : ""].join(" ") },
           h("span.name", {}, this.label(seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
+          view.options.teams ? h("span.team", { class: `team${seat % 2}` }, t("table.team", { n: (seat % 2) + 1 })) : null,
           score(view.sheet[this.unitOf(seat)]),
           h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: view.hand_sizes[seat] })),
           view.turn === seat && state.clock ? h("span.clock", { "aria-live": "off" }, "") : null,
@@ -271,13 +272,19 @@ export class TablePage {
     const { state } = this;
     const view = state.view;
     const turn = view.turn;
+    const playing = turn !== null && state.status === "playing";
+    // the clock, and under it the fish with the eggs waiting to be charged (RULES.md §2.6)
     return h(
       "div.centre",
       {},
-      turn !== null && state.status === "playing"
-        ? h("div.whose", {}, turn === this.you ? h("strong", {}, t("table.your_turn")) : t("table.turn_of", { name: this.label(turn) }), h("div.clock.big", { "aria-label": t("table.clock") }, ""))
-        : null,
-      view.eggs ? h("div.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+      h(
+        "div.clock-box",
+        {},
+        playing
+          ? h("div.whose", { "aria-live": "polite" }, turn === this.you ? h("strong", {}, t("table.your_turn")) : t("table.turn_of", { name: this.label(turn) }), h("span.clock.big", { "aria-label": t("table.clock") }, ""))
+          : null,
+        view.eggs ? h("div.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+      ),
       h("div.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
     );
   }
@@ -412,11 +419,13 @@ export class TablePage {
       res.timeout !== null && res.timeout !== undefined
         ? h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }))
         : h("p.loser", {}, `${loserWord}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", "))),
-      h(
-        "ul.plain.rating",
-        {},
-        res.rating.map((delta, seat) => h("li", {}, `${this.label(seat)}: ${t("table.rating_change", { delta: delta >= 0 ? `+${delta}` : delta })}`)),
-      ),
+      state.rated
+        ? h(
+            "ul.plain.rating",
+            {},
+            res.rating.map((delta, seat) => h("li", {}, `${this.label(seat)}: ${t("table.rating_change", { delta: delta >= 0 ? `+${delta}` : delta })}`)),
+          )
+        : h("p.muted", {}, t("lobby.unrated")),
       h("p", {}, link(`/games/${this.id}/review`, t("table.review")), " · ", link("/", t("nav.lobby"))),
     );
   }
