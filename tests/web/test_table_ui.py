@@ -25,6 +25,7 @@ RUN = """async ([view, steps]) => {
   const table = new TablePage(1);
   table.main = main;
   const sent = [];
+  window.sentMoves = sent;
   table.socket = { send: (message) => { sent.push(message); return true; } };
   const seats = view.hand_sizes.map((_, s) => `p${s}`);
   await table.receive({ type: "state", game: 1, version: 7, status: "playing", seats,
@@ -147,3 +148,26 @@ def test_clicking_a_value_groups_the_hand(contexts: Contexts) -> None:
     having = [t for t in result["hand"] if str(value) in t.split("-")]
     assert result["hand"][: len(having)] == having and len(having) >= 1
     assert sorted(result["hand"]) == sorted(view["hand"])
+
+
+def test_a_tile_can_be_dragged_to_the_arm_it_should_go_to(contexts: Contexts) -> None:
+    def two_arms(moves: list[Any]) -> bool:
+        tiles = [m.tile for m in moves if isinstance(m, Play) and m.arm is not None]
+        return any(tiles.count(t) > 1 for t in tiles)
+
+    view = position(GOAT, {}, two_arms)
+    plays = [m for m in view["legal_moves"] if "play" in m]
+    target = next(m for m in plays if [p["play"] for p in plays].count(m["play"]) == 2)
+    page = open_page(contexts)
+    run(page, view, [])
+    tile = page.locator(f"main .hand-tile[data-tile='{target['play']}']").bounding_box()
+    assert tile is not None
+    page.mouse.move(tile["x"] + tile["width"] / 2, tile["y"] + tile["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(tile["x"] + tile["width"] / 2, tile["y"] - 30, steps=4)
+    marker = page.locator(f"main g.arm-target[data-arm='{target['arm']}']").bounding_box()
+    assert marker is not None, "no marker at the arm's end while dragging"
+    page.mouse.move(marker["x"] + marker["width"] / 2, marker["y"] + marker["height"] / 2, steps=6)
+    page.mouse.up()
+    sent = page.evaluate("window.sentMoves")
+    assert [m["move"] for m in sent] == [target]

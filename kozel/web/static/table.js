@@ -1,14 +1,15 @@
 // The table: the live game over /ws/games/{id}. Everything shown comes from the server's state
 // for this seat (docs/protocol.md §6); moves are chosen among view.legal_moves.
 import { get } from "./api.js";
-import { banner, explain, go, link, session, toast } from "./app.js";
+import { banner, go, link, toast } from "./app.js";
 import { h, mount } from "./dom.js";
+import { follow } from "./drag.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { gameName, optionsSummary, rules } from "./options.js";
 import { endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
-import { halves, isDouble, tileSvg } from "./tiles.js";
+import { halves, tileSvg } from "./tiles.js";
 
 const same = (a, b) => a.tile === b.tile && a.arm === b.arm && a.close === b.close;
 
@@ -203,6 +204,27 @@ export class TablePage {
     this.render();
   }
 
+  /** Drag a playable tile onto the layout: onto an arm's marker, or anywhere on the layout
+   * when the tile fits one arm only. */
+  drag(event, tile) {
+    follow(event, event.currentTarget, {
+      onStart: () => {
+        this.pick = { tile };
+        this.render();
+      },
+      onDrop: (target) => {
+        const marker = target && target.closest(".arm-target");
+        const arms = [...new Set(this.choices().filter((c) => c.tile === tile).map((c) => c.arm))];
+        if (marker) this.chooseArm(Number(marker.dataset.arm));
+        else if (target && target.closest(".layout") && arms.length === 1) this.chooseArm(arms[0]);
+        else {
+          this.pick = null;
+          this.render();
+        }
+      },
+    });
+  }
+
   // --- drawing ------------------------------------------------------------------------
 
   render() {
@@ -310,6 +332,7 @@ export class TablePage {
     const choices = myTurn ? this.choices() : [];
     const playable = new Set(choices.map((c) => c.tile));
     const inPlan = new Set((this.plan || []).map((p) => p.tile));
+    const upright = window.innerWidth >= 480;
     const tiles = this.order.map((tile) => {
       let [a, b] = halves(tile);
       if (this.group !== null && b === this.group && a !== b) [a, b] = [b, a];
@@ -330,12 +353,13 @@ export class TablePage {
             }
             // not playable now: the half clicked groups the hand by its value
             const box = e.currentTarget.getBoundingClientRect();
-            const left = e.clientX ? e.clientX - box.left < box.width / 2 : true;
-            this.groupBy(left ? a : b);
+            const first = !e.clientX || (upright ? e.clientY - box.top < box.height / 2 : e.clientX - box.left < box.width / 2);
+            this.groupBy(first ? a : b);
             this.render();
           },
+          onpointerdown: (e) => playable.has(tile) && !this.busy && !this.plan && this.drag(e, tile),
         },
-        tileSvg(a, b, { u: window.innerWidth < 480 ? 22 : 28, vertical: window.innerWidth >= 480 }),
+        tileSvg(a, b, { u: upright ? 28 : 22, vertical: upright }),
       );
     });
     const legal = myTurn ? view.legal_moves : [];
@@ -442,4 +466,3 @@ export class TablePage {
   }
 }
 
-export { isDouble };
