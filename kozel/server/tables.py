@@ -155,7 +155,7 @@ class Table:
             message["view"] = view_for(self.match, seat).to_dict()
         results = self.match.results
         self._rounds.extend(round_sheet(r) for r in results[len(self._rounds) :])
-        message["rounds"] = self._rounds
+        message["rounds"] = list(self._rounds)
         if self.status == "playing" and self.match.started and not self.match.round.over:
             message["clock"] = {
                 "seat": self.match.round.turn,

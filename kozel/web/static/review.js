@@ -106,11 +106,11 @@ export class ReviewPage {
         h(
           "div.stepper",
           {},
-          h("button.first", { type: "button", "aria-label": t("review.first"), onclick: () => this.go(-1e9) }, "⏮"),
+          h("button.first", { type: "button", "aria-label": t("review.first"), onclick: () => this.go(-1e9) }, "◀◀"),
           h("button.prev", { type: "button", "aria-label": t("review.prev"), onclick: () => this.go(-1) }, "◀"),
           h("span.step", {}, t("review.step", { n: this.step, total: this.steps.length - 1 })),
           h("button.next", { type: "button", "aria-label": t("review.next"), onclick: () => this.go(1) }, "▶"),
-          h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "⏭"),
+          h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "▶▶"),
         ),
         h("p.move", { "aria-live": "polite" }, this.describe(at.move), this.step === this.steps.length - 1 ? ` — ${endText(round.end, this.seats)}` : ""),
         h(
