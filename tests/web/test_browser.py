@@ -251,6 +251,12 @@ def test_the_table_reconnects_by_itself(contexts: Contexts) -> None:
     # a page opened anew finds the same game in the lobby's list of your games
     page.goto("/")
     expect(page.locator("#your-games")).to_contain_text(f"#{game}")
+    # somebody who does not sit there watches: every seat's count, nobody's tiles
+    watcher = contexts.page()
+    watcher.goto(f"/games/{game}")
+    expect(watcher.locator(".spectator")).to_be_visible()
+    expect(watcher.locator("li.player")).to_have_count(4)
+    expect(watcher.locator(".hand-tile")).to_have_count(0)
 
 
 def test_a_phone_can_play(contexts: Contexts, shots: Path) -> None:
