@@ -34,6 +34,7 @@ ScoringTuple = tuple[
     tuple[int, ...],
     float,
 ]
+ModelTuple = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]
 
 def evaluate(
     state: StateTuple,
@@ -42,8 +43,12 @@ def evaluate(
     playouts: int,
     policy: int,
     seed: int,
+    model: ModelTuple | None = None,
 ) -> list[list[float]]: ...
 def trace(
     state: StateTuple, seed: int
 ) -> tuple[list[tuple[int, int, KernelMove]], int, int, tuple[int, ...]]: ...
+def model_trace(
+    state: StateTuple, model: ModelTuple, seed: int
+) -> list[tuple[int, int, KernelMove, tuple[int, ...], list[int]]]: ...
 def random_rounds(state: StateTuple, count: int, seed: int) -> int: ...

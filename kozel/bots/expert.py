@@ -15,7 +15,14 @@ import random
 import time
 from dataclasses import dataclass
 
-from kozel.bots.kernel import _kernel, pack_scoring, pack_state, to_kernel
+from kozel.bots.kernel import (
+    GREEDY,
+    _kernel,
+    pack_model,
+    pack_scoring,
+    pack_state,
+    to_kernel,
+)
 from kozel.bots.sampling import Sampler
 from kozel.core import DOUBLES_MASK, Move
 from kozel.views import SeatView
@@ -24,8 +31,10 @@ GOAT_PENALTY = 150.0
 """The cost of becoming the Goat in this round."""
 OPPONENT_WEIGHT = 0.35
 """How much a point charged to an opponent is worth to us."""
-PLAYOUT_POLICY = 1
-"""Kernel playout policy: heaviest tiles first, one move in eight at random."""
+PLAYOUT_POLICY = (GREEDY, 8, GREEDY, 0)
+"""Kernel playout policies, each with its noise (one move in N at random; 0 for none): our
+seat plays the greedy bot's heuristic with one move in eight at random, the other seats play
+it exactly (a model of the opponents)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,7 @@ class ExpertBot:
         kernel_moves = [to_kernel(m) for m in moves]
         scoring = pack_scoring(opts, view.sheet, view.eggs, GOAT_PENALTY)
         sampler = Sampler(view, self.rng)
+        model = pack_model(view, *PLAYOUT_POLICY)
         dead_doubles = DOUBLES_MASK if opts.fish_ignores_double else 0
         ends = [-1, -1, -1, -1]
         closed = [False] * 4
@@ -101,8 +111,9 @@ class ExpertBot:
                 scoring,
                 kernel_moves,
                 budget.playouts,
-                PLAYOUT_POLICY,
+                GREEDY,
                 self.rng.getrandbits(64),
+                model,
             )
             for i, per_unit in enumerate(costs):
                 own = per_unit[my_unit]
