@@ -10,6 +10,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -773,6 +774,153 @@ static PyObject *model_trace(PyObject *self, PyObject *args) {
     return log;
 }
 
+/* --- inference: how well a world explains the other seats' plays ------------------------ */
+
+typedef struct {
+    State before; /* the position before the play; hands[seat] gets the world's hand */
+    uint32_t laid_since;
+    Move move;
+} Decision;
+
+static int same_move(const Move *a, const Move *b) {
+    if (a->kind != b->kind || a->n != b->n) return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->tile[i] != b->tile[i] || a->arm[i] != b->arm[i] || a->close[i] != b->close[i])
+            return 0;
+    return 1;
+}
+
+/* decision tuple: (seat, ends, closed, spinner, first, table, lacks, sizes, laid_since, move) */
+static int read_decision(PyObject *t, const State *rules, Decision *d) {
+    PyObject *pe, *pc, *pl, *ps, *pm;
+    int seat, spinner, first;
+    unsigned long table, laid;
+    if (!PyArg_ParseTuple(t, "iOOiikOOkO", &seat, &pe, &pc, &spinner, &first, &table, &pl, &ps,
+                          &laid, &pm))
+        return -1;
+    State *s = &d->before;
+    *s = *rules;
+    int ends[4], closed[4], lacks[4] = {0, 0, 0, 0}, sizes[4] = {0, 0, 0, 0};
+    if (read_ints(pe, ends, 4, "ends") != 4 || read_ints(pc, closed, 4, "closed") != 4 ||
+        read_ints(pl, lacks, 4, "lacks") < 0 || read_ints(ps, sizes, 4, "sizes") < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "four ends and closed flags");
+        return -1;
+    }
+    if (seat < 0 || seat >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "seat out of range");
+        return -1;
+    }
+    for (int k = 0; k < 4; k++) {
+        s->ends[k] = ends[k];
+        s->closed[k] = closed[k];
+    }
+    /* the greedy score reads only the sizes of the other hands */
+    for (int i = 0; i < s->players; i++) {
+        s->hands[i] = sizes[i] > 0 ? (1u << (sizes[i] > TILES ? TILES : sizes[i])) - 1 : 0;
+        s->lacks[i] = (uint32_t)lacks[i];
+    }
+    s->spinner = spinner;
+    s->first = first;
+    s->table = (uint32_t)table;
+    s->turn = seat;
+    s->drawn = s->drawable = 0;
+    s->end_kind = END_NONE;
+    d->laid_since = (uint32_t)laid;
+    return read_move(pm, &d->move);
+}
+
+PyDoc_STRVAR(explain_doc,
+             "explain(state, model, decisions, worlds, noise) -> log-likelihoods per world\n\n"
+             "For each world (a tuple of hands) and each seat, the log of the probability "
+             "that the seat made its decisions (kozel.bots.inference.past_decisions) if it "
+             "plays the model's greedy policy with a chance ``noise`` of a uniform move, and "
+             "if it plays uniformly: [greedy_0, uniform_0, greedy_1, uniform_1, ...]. "
+             "``state`` gives the rules.");
+
+static PyObject *explain(PyObject *self, PyObject *args) {
+    PyObject *pstate, *pmodel, *pdecisions, *pworlds;
+    double noise;
+    if (!PyArg_ParseTuple(args, "OOOOd", &pstate, &pmodel, &pdecisions, &pworlds, &noise))
+        return NULL;
+    State rules;
+    Model md;
+    if (read_state(pstate, &rules) < 0 || read_model(pmodel, &md, &rules) < 0) return NULL;
+    if (noise < 0 || noise > 1) {
+        PyErr_SetString(PyExc_ValueError, "noise is a probability");
+        return NULL;
+    }
+    PyObject *fd = PySequence_Fast(pdecisions, "decisions");
+    if (!fd) return NULL;
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(fd);
+    Decision *ds = PyMem_Malloc(sizeof(Decision) * (size_t)(nd ? nd : 1));
+    if (!ds) {
+        Py_DECREF(fd);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        if (read_decision(PySequence_Fast_GET_ITEM(fd, i), &rules, &ds[i]) < 0) {
+            PyMem_Free(ds);
+            Py_DECREF(fd);
+            return NULL;
+        }
+    }
+    Py_DECREF(fd);
+    PyObject *fw = PySequence_Fast(pworlds, "worlds");
+    if (!fw) {
+        PyMem_Free(ds);
+        return NULL;
+    }
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(fw);
+    PyObject *result = PyList_New(nw);
+    Move moves[MAX_MOVES];
+    for (Py_ssize_t w = 0; result && w < nw; w++) {
+        int hands[4];
+        if (read_ints(PySequence_Fast_GET_ITEM(fw, w), hands, 4, "hands") != rules.players) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one hand per player");
+            Py_CLEAR(result);
+            break;
+        }
+        double greedy[4] = {0, 0, 0, 0}, uniform[4] = {0, 0, 0, 0};
+        for (Py_ssize_t i = 0; i < nd; i++) {
+            State s = ds[i].before;
+            int seat = s.turn;
+            s.hands[seat] = (uint32_t)hands[seat] | ds[i].laid_since;
+            int n = generate(&s, moves);
+            int chosen = -1, best = INT32_MIN, ties = 0;
+            for (int k = 0; k < n; k++) {
+                int score = greedy_score(&s, &md, &moves[k]);
+                if (score > best) {
+                    best = score;
+                    ties = 0;
+                }
+                if (score == best) ties++;
+                if (chosen < 0 && same_move(&moves[k], &ds[i].move)) chosen = k;
+            }
+            if (chosen < 0) { /* the world cannot have made the move */
+                greedy[seat] = uniform[seat] = -INFINITY;
+                continue;
+            }
+            double p = noise / n;
+            if (greedy_score(&s, &md, &moves[chosen]) == best) p += (1 - noise) / ties;
+            greedy[seat] += log(p);
+            uniform[seat] -= log(n);
+        }
+        PyObject *logs = PyList_New(2 * rules.players);
+        if (!logs) {
+            Py_CLEAR(result);
+            break;
+        }
+        for (int i = 0; i < rules.players; i++) {
+            PyList_SET_ITEM(logs, 2 * i, PyFloat_FromDouble(greedy[i]));
+            PyList_SET_ITEM(logs, 2 * i + 1, PyFloat_FromDouble(uniform[i]));
+        }
+        PyList_SET_ITEM(result, w, logs);
+    }
+    Py_DECREF(fw);
+    PyMem_Free(ds);
+    return result;
+}
+
 PyDoc_STRVAR(rounds_doc,
              "random_rounds(state, count, seed) -> total moves\n\n"
              "Play ``count`` uniformly random rounds from the same position (a benchmark).");
@@ -821,6 +969,7 @@ static PyMethodDef methods[] = {
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"trace", trace, METH_VARARGS, trace_doc},
     {"model_trace", model_trace, METH_VARARGS, model_trace_doc},
+    {"explain", explain, METH_VARARGS, explain_doc},
     {"random_rounds", random_rounds, METH_VARARGS, rounds_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -35,6 +35,18 @@ ScoringTuple = tuple[
     float,
 ]
 ModelTuple = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]
+DecisionTuple = tuple[
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    KernelMove,
+]
 
 def evaluate(
     state: StateTuple,
@@ -51,4 +63,11 @@ def trace(
 def model_trace(
     state: StateTuple, model: ModelTuple, seed: int
 ) -> list[tuple[int, int, KernelMove, tuple[int, ...], list[int]]]: ...
+def explain(
+    state: StateTuple,
+    model: ModelTuple,
+    decisions: list[DecisionTuple],
+    worlds: list[tuple[int, ...]],
+    noise: float,
+) -> list[list[float]]: ...
 def random_rounds(state: StateTuple, count: int, seed: int) -> int: ...
