@@ -10,6 +10,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -77,6 +78,11 @@ typedef struct {
     int turn;
     int first_tile, last_tile;
     int end_kind, end_seat;
+    /* what the greedy opponent model tracks: values each seat was seen to lack (it knocked
+     * or drew while they were open; kozel.bots.sampling.lacked_values) and whether the seat
+     * to move has drawn this turn */
+    uint32_t lacks[4];
+    int drew;
 } State;
 
 static inline int n_arms(const State *s) { return s->spinner_rule ? 4 : 2; }
@@ -215,13 +221,29 @@ static inline int blocked(const State *s) {
     return 1;
 }
 
+static inline uint32_t open_values(const State *s) {
+    uint32_t values = 0;
+    for (int k = 0; k < MAX_ARMS; k++)
+        if (s->ends[k] >= 0 && !s->closed[k]) values |= 1u << s->ends[k];
+    return values;
+}
+
 static void apply(State *s, const Move *mv) {
     int seat = s->turn;
     switch (mv->kind) {
     case DRAW:
+        /* a draw in a new turn starts the seat's list again (kozel.bots.sampling) */
+        if (s->drew) {
+            s->lacks[seat] |= open_values(s);
+        } else {
+            s->lacks[seat] = open_values(s);
+            s->drew = 1;
+        }
         s->hands[seat] |= 1u << s->bazaar[s->drawn++];
         return;
     case KNOCK:
+        s->lacks[seat] |= open_values(s);
+        s->drew = 0;
         s->turn = (seat + 1) % s->players;
         return;
     default:
@@ -233,6 +255,7 @@ static void apply(State *s, const Move *mv) {
             s->end_kind = END_FISH;
             s->end_seat = seat;
         } else {
+            s->drew = 0;
             s->turn = (seat + 1) % s->players;
         }
     }
@@ -359,13 +382,96 @@ static int move_score(const State *s, const Move *mv) {
     return score;
 }
 
-static int choose(const State *s, const Move *moves, int n, int policy, uint64_t *rng) {
+/* policy 2: the greedy bot's own heuristic (kozel/bots/greedy.py), in tenths of its points:
+ * it also offers the next seat values it lacks, avoids those its partner lacks and makes a
+ * fish only with a light hand. tests/test_kernel.py compares the scores with the bot's. */
+typedef struct {
+    int me;                /* the seat whose decision is evaluated (-1: none) */
+    int teams;             /* partners sit opposite */
+    uint32_t ignore;       /* tiles the greedy bot leaves out of its fish test */
+    int own_policy, own_noise;     /* the policy of seat ``me`` in playouts, and */
+    int other_policy, other_noise; /* of the others; noise N: one move in N uniform */
+} Model;
+
+#define FULL ((1u << TILES) - 1)
+
+static inline int pips_of(uint32_t m) {
+    int total = 0;
+    for (; m; m &= m - 1) total += PIPS[lowest(m)];
+    return total;
+}
+
+static int greedy_score(const State *s, const Model *md, const Move *mv) {
+    int seat = s->turn;
+    int ends[MAX_ARMS + 4], n_ends = 0, index[MAX_ARMS];
+    for (int k = 0; k < MAX_ARMS; k++) {
+        index[k] = -1;
+        if (s->first >= 0 && s->ends[k] >= 0) {
+            index[k] = n_ends;
+            ends[n_ends++] = s->closed[k] ? -1 : s->ends[k];
+        }
+    }
+    uint32_t laid = 0;
+    int score = 0;
+    for (int j = 0; j < mv->n; j++) {
+        int t = mv->tile[j], arm = mv->arm[j];
+        laid |= 1u << t;
+        score += 10 * PIPS[t] + (IS_DOUBLE[t] ? 30 : 0);
+        if (arm < 0) {
+            ends[0] = LOW[t];
+            ends[1] = HIGH[t];
+            n_ends = 2;
+        } else if (index[arm] >= 0) {
+            int i = index[arm];
+            ends[i] = mv->close[j] ? -1 : OTHER[t][ends[i]];
+        } else { /* arms 2 and 3 opened by a spinner laid in the same turn */
+            ends[n_ends++] = LOW[t];
+        }
+    }
+    uint32_t rest = s->hands[seat] & ~laid;
+    if (!rest) return 10000;
+    for (int v = 0; v < 7; v++)
+        if (rest & SUIT[v]) score += 7;
+    uint32_t open = 0;
+    for (int i = 0; i < n_ends; i++)
+        if (ends[i] >= 0) open |= 1u << ends[i];
+    int players = s->players, nxt = (seat + 1) % players, partner = (seat + 2) % players;
+    uint32_t live = FULL & ~(s->table | laid) & ~md->ignore;
+    int fish = 1;
+    for (int v = 0; v < 7; v++) {
+        if (!(open >> v & 1)) continue;
+        if (rest & SUIT[v]) score += 8;
+        if (s->lacks[nxt] >> v & 1) score += 15;
+        if (md->teams && (s->lacks[partner] >> v & 1)) score -= 10;
+        if (live & SUIT[v]) fish = 0;
+    }
+    if (fish) { /* compare our count with a typical hand of each opponent's size */
+        uint32_t unseen = FULL & ~(s->table | laid) & ~rest;
+        int count = __builtin_popcount(unseen), pips = pips_of(unseen), mine = pips_of(rest);
+        int have = 0, smallest = 0;
+        for (int o = 0; o < players; o++) {
+            if (o == seat || (md->teams && o == partner)) continue;
+            int size = __builtin_popcount(s->hands[o]);
+            if (!have || size < smallest) smallest = size;
+            have = 1;
+        }
+        int light = have ? mine * (count > 1 ? count : 1) < smallest * pips : 0;
+        score += light ? 60 : -20 * mine;
+    }
+    return score;
+}
+
+static int choose(const State *s, const Move *moves, int n, const Model *md, uint64_t *rng) {
     if (n == 1) return 0;
+    int own = s->turn == md->me;
+    int policy = own ? md->own_policy : md->other_policy;
+    uint64_t noise = (uint64_t)(own ? md->own_noise : md->other_noise);
     uint64_t r = next_random(rng);
-    if (policy == 0 || (r & 7) == 0) return (int)((r >> 3) % (uint64_t)n);
-    int best = 0, best_score = -1, ties = 0;
+    if (policy == 0) return (int)((r >> 3) % (uint64_t)n);
+    if (noise && r % noise == 0) return (int)((r / noise) % (uint64_t)n);
+    int best = 0, best_score = INT32_MIN, ties = 0;
     for (int i = 0; i < n; i++) {
-        int score = move_score(s, &moves[i]);
+        int score = policy == 2 ? greedy_score(s, md, &moves[i]) : move_score(s, &moves[i]);
         if (score > best_score) {
             best_score = score;
             best = i;
@@ -378,11 +484,11 @@ static int choose(const State *s, const Move *moves, int n, int policy, uint64_t
     return best;
 }
 
-static void play_out(State *s, int policy, uint64_t *rng) {
+static void play_out(State *s, const Model *md, uint64_t *rng) {
     Move moves[MAX_MOVES];
     while (s->end_kind == END_NONE) {
         int n = generate(s, moves);
-        apply(s, &moves[choose(s, moves, n, policy, rng)]);
+        apply(s, &moves[choose(s, moves, n, md, rng)]);
     }
 }
 
@@ -450,7 +556,36 @@ static int read_state(PyObject *t, State *s) {
     s->table = (uint32_t)table;
     s->end_kind = END_NONE;
     s->end_seat = -1;
+    memset(s->lacks, 0, sizeof s->lacks);
+    s->drew = 0;
     return 0;
+}
+
+/* model tuple: (me, teams, ignore, lacks, drew, own_policy, own_noise, other_policy,
+ *               other_noise); lacks and drew describe the position (State.lacks) */
+static int read_model(PyObject *t, Model *md, State *s) {
+    PyObject *pl;
+    unsigned long ignore;
+    int lacks[4] = {0, 0, 0, 0};
+    if (!PyArg_ParseTuple(t, "iikOiiiii", &md->me, &md->teams, &ignore, &pl, &s->drew,
+                          &md->own_policy, &md->own_noise, &md->other_policy, &md->other_noise))
+        return -1;
+    if (read_ints(pl, lacks, 4, "lacks") < 0) return -1;
+    if (md->own_noise < 0 || md->other_noise < 0) {
+        PyErr_SetString(PyExc_ValueError, "noise must be >= 0");
+        return -1;
+    }
+    md->ignore = (uint32_t)ignore;
+    for (int i = 0; i < 4; i++) s->lacks[i] = (uint32_t)lacks[i];
+    return 0;
+}
+
+static void plain_model(Model *md, int policy) {
+    md->me = -1;
+    md->teams = 0;
+    md->ignore = 0;
+    md->own_policy = md->other_policy = policy;
+    md->own_noise = md->other_noise = policy == 1 ? 8 : 0;
 }
 
 /* scoring tuple: (teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs,
@@ -505,19 +640,25 @@ static PyObject *move_to_tuple(const Move *mv) {
 }
 
 PyDoc_STRVAR(evaluate_doc,
-             "evaluate(state, scoring, moves, playouts, policy, seed) -> list of cost lists\n\n"
+             "evaluate(state, scoring, moves, playouts, policy, seed, model=None) -> list of cost "
+             "lists\n\n"
              "For each candidate move of the seat to move: apply it, play the round out "
-             "``playouts`` times, and return the summed cost per scoring unit.");
+             "``playouts`` times, and return the summed cost per scoring unit. Without a model "
+             "every seat plays ``policy``; a model tuple sets each seat's policy.");
 
 static PyObject *evaluate(PyObject *self, PyObject *args) {
-    PyObject *pstate, *pscoring, *pmoves;
+    PyObject *pstate, *pscoring, *pmoves, *pmodel = NULL;
     int playouts, policy;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOOiiK", &pstate, &pscoring, &pmoves, &playouts, &policy, &seed))
+    if (!PyArg_ParseTuple(args, "OOOiiK|O", &pstate, &pscoring, &pmoves, &playouts, &policy,
+                          &seed, &pmodel))
         return NULL;
     State root;
     Scoring sc;
+    Model md;
     if (read_state(pstate, &root) < 0 || read_scoring(pscoring, &sc) < 0) return NULL;
+    plain_model(&md, policy);
+    if (pmodel && pmodel != Py_None && read_model(pmodel, &md, &root) < 0) return NULL;
     PyObject *fast = PySequence_Fast(pmoves, "moves");
     if (!fast) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -542,7 +683,7 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
         for (int p = 0; p < playouts; p++) {
             State s = root;
             apply(&s, &mv);
-            play_out(&s, policy, &rng);
+            play_out(&s, &md, &rng);
             double cost[4];
             round_cost(&s, &sc, cost);
             for (int u = 0; u < units; u++) total[u] += cost[u];
@@ -587,6 +728,197 @@ static PyObject *trace(PyObject *self, PyObject *args) {
     for (int i = 0; i < s.players; i++)
         PyTuple_SET_ITEM(hands, i, PyLong_FromUnsignedLong(s.hands[i]));
     return Py_BuildValue("(NiiN)", log, s.end_kind, s.end_seat, hands);
+}
+
+PyDoc_STRVAR(model_trace_doc,
+             "model_trace(state, model, seed) -> list of (turn, moves, move, lacks, scores)\n\n"
+             "Play one round out with the model's policies and log, before each move, the "
+             "values each seat is known to lack and every legal move's greedy score.");
+
+static PyObject *model_trace(PyObject *self, PyObject *args) {
+    PyObject *pstate, *pmodel;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOK", &pstate, &pmodel, &seed)) return NULL;
+    State s;
+    Model md;
+    if (read_state(pstate, &s) < 0 || read_model(pmodel, &md, &s) < 0) return NULL;
+    uint64_t rng = seed;
+    PyObject *log = PyList_New(0);
+    if (!log) return NULL;
+    Move moves[MAX_MOVES];
+    while (s.end_kind == END_NONE) {
+        int n = generate(&s, moves);
+        PyObject *scores = PyList_New(n);
+        PyObject *lacks = PyTuple_New(s.players);
+        if (!scores || !lacks) {
+            Py_XDECREF(scores);
+            Py_XDECREF(lacks);
+            Py_DECREF(log);
+            return NULL;
+        }
+        for (int i = 0; i < n; i++)
+            PyList_SET_ITEM(scores, i, PyLong_FromLong(greedy_score(&s, &md, &moves[i])));
+        for (int i = 0; i < s.players; i++)
+            PyTuple_SET_ITEM(lacks, i, PyLong_FromUnsignedLong(s.lacks[i]));
+        int pick = choose(&s, moves, n, &md, &rng);
+        PyObject *entry =
+            Py_BuildValue("(iiNNN)", s.turn, n, move_to_tuple(&moves[pick]), lacks, scores);
+        if (!entry || PyList_Append(log, entry) < 0) {
+            Py_XDECREF(entry);
+            Py_DECREF(log);
+            return NULL;
+        }
+        Py_DECREF(entry);
+        apply(&s, &moves[pick]);
+    }
+    return log;
+}
+
+/* --- inference: how well a world explains the other seats' plays ------------------------ */
+
+typedef struct {
+    State before; /* the position before the play; hands[seat] gets the world's hand */
+    uint32_t laid_since;
+    Move move;
+} Decision;
+
+static int same_move(const Move *a, const Move *b) {
+    if (a->kind != b->kind || a->n != b->n) return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->tile[i] != b->tile[i] || a->arm[i] != b->arm[i] || a->close[i] != b->close[i])
+            return 0;
+    return 1;
+}
+
+/* decision tuple: (seat, ends, closed, spinner, first, table, lacks, sizes, laid_since, move) */
+static int read_decision(PyObject *t, const State *rules, Decision *d) {
+    PyObject *pe, *pc, *pl, *ps, *pm;
+    int seat, spinner, first;
+    unsigned long table, laid;
+    if (!PyArg_ParseTuple(t, "iOOiikOOkO", &seat, &pe, &pc, &spinner, &first, &table, &pl, &ps,
+                          &laid, &pm))
+        return -1;
+    State *s = &d->before;
+    *s = *rules;
+    int ends[4], closed[4], lacks[4] = {0, 0, 0, 0}, sizes[4] = {0, 0, 0, 0};
+    if (read_ints(pe, ends, 4, "ends") != 4 || read_ints(pc, closed, 4, "closed") != 4 ||
+        read_ints(pl, lacks, 4, "lacks") < 0 || read_ints(ps, sizes, 4, "sizes") < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "four ends and closed flags");
+        return -1;
+    }
+    if (seat < 0 || seat >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "seat out of range");
+        return -1;
+    }
+    for (int k = 0; k < 4; k++) {
+        s->ends[k] = ends[k];
+        s->closed[k] = closed[k];
+    }
+    /* the greedy score reads only the sizes of the other hands */
+    for (int i = 0; i < s->players; i++) {
+        s->hands[i] = sizes[i] > 0 ? (1u << (sizes[i] > TILES ? TILES : sizes[i])) - 1 : 0;
+        s->lacks[i] = (uint32_t)lacks[i];
+    }
+    s->spinner = spinner;
+    s->first = first;
+    s->table = (uint32_t)table;
+    s->turn = seat;
+    s->drawn = s->drawable = 0;
+    s->end_kind = END_NONE;
+    d->laid_since = (uint32_t)laid;
+    return read_move(pm, &d->move);
+}
+
+PyDoc_STRVAR(explain_doc,
+             "explain(state, model, decisions, worlds, noise) -> log-likelihoods per world\n\n"
+             "For each world (a tuple of hands) and each seat, the log of the probability "
+             "that the seat made its decisions (kozel.bots.inference.past_decisions) if it "
+             "plays the model's greedy policy with a chance ``noise`` of a uniform move, and "
+             "if it plays uniformly: [greedy_0, uniform_0, greedy_1, uniform_1, ...]. "
+             "``state`` gives the rules.");
+
+static PyObject *explain(PyObject *self, PyObject *args) {
+    PyObject *pstate, *pmodel, *pdecisions, *pworlds;
+    double noise;
+    if (!PyArg_ParseTuple(args, "OOOOd", &pstate, &pmodel, &pdecisions, &pworlds, &noise))
+        return NULL;
+    State rules;
+    Model md;
+    if (read_state(pstate, &rules) < 0 || read_model(pmodel, &md, &rules) < 0) return NULL;
+    if (noise < 0 || noise > 1) {
+        PyErr_SetString(PyExc_ValueError, "noise is a probability");
+        return NULL;
+    }
+    PyObject *fd = PySequence_Fast(pdecisions, "decisions");
+    if (!fd) return NULL;
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(fd);
+    Decision *ds = PyMem_Malloc(sizeof(Decision) * (size_t)(nd ? nd : 1));
+    if (!ds) {
+        Py_DECREF(fd);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        if (read_decision(PySequence_Fast_GET_ITEM(fd, i), &rules, &ds[i]) < 0) {
+            PyMem_Free(ds);
+            Py_DECREF(fd);
+            return NULL;
+        }
+    }
+    Py_DECREF(fd);
+    PyObject *fw = PySequence_Fast(pworlds, "worlds");
+    if (!fw) {
+        PyMem_Free(ds);
+        return NULL;
+    }
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(fw);
+    PyObject *result = PyList_New(nw);
+    Move moves[MAX_MOVES];
+    for (Py_ssize_t w = 0; result && w < nw; w++) {
+        int hands[4];
+        if (read_ints(PySequence_Fast_GET_ITEM(fw, w), hands, 4, "hands") != rules.players) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one hand per player");
+            Py_CLEAR(result);
+            break;
+        }
+        double greedy[4] = {0, 0, 0, 0}, uniform[4] = {0, 0, 0, 0};
+        for (Py_ssize_t i = 0; i < nd; i++) {
+            State s = ds[i].before;
+            int seat = s.turn;
+            s.hands[seat] = (uint32_t)hands[seat] | ds[i].laid_since;
+            int n = generate(&s, moves);
+            int chosen = -1, best = INT32_MIN, ties = 0;
+            for (int k = 0; k < n; k++) {
+                int score = greedy_score(&s, &md, &moves[k]);
+                if (score > best) {
+                    best = score;
+                    ties = 0;
+                }
+                if (score == best) ties++;
+                if (chosen < 0 && same_move(&moves[k], &ds[i].move)) chosen = k;
+            }
+            if (chosen < 0) { /* the world cannot have made the move */
+                greedy[seat] = uniform[seat] = -INFINITY;
+                continue;
+            }
+            double p = noise / n;
+            if (greedy_score(&s, &md, &moves[chosen]) == best) p += (1 - noise) / ties;
+            greedy[seat] += log(p);
+            uniform[seat] -= log(n);
+        }
+        PyObject *logs = PyList_New(2 * rules.players);
+        if (!logs) {
+            Py_CLEAR(result);
+            break;
+        }
+        for (int i = 0; i < rules.players; i++) {
+            PyList_SET_ITEM(logs, 2 * i, PyFloat_FromDouble(greedy[i]));
+            PyList_SET_ITEM(logs, 2 * i + 1, PyFloat_FromDouble(uniform[i]));
+        }
+        PyList_SET_ITEM(result, w, logs);
+    }
+    Py_DECREF(fw);
+    PyMem_Free(ds);
+    return result;
 }
 
 PyDoc_STRVAR(rounds_doc,
@@ -636,6 +968,8 @@ static PyObject *random_rounds(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"trace", trace, METH_VARARGS, trace_doc},
+    {"model_trace", model_trace, METH_VARARGS, model_trace_doc},
+    {"explain", explain, METH_VARARGS, explain_doc},
     {"random_rounds", random_rounds, METH_VARARGS, rounds_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -34,6 +34,19 @@ ScoringTuple = tuple[
     tuple[int, ...],
     float,
 ]
+ModelTuple = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]
+DecisionTuple = tuple[
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    KernelMove,
+]
 
 def evaluate(
     state: StateTuple,
@@ -42,8 +55,19 @@ def evaluate(
     playouts: int,
     policy: int,
     seed: int,
+    model: ModelTuple | None = None,
 ) -> list[list[float]]: ...
 def trace(
     state: StateTuple, seed: int
 ) -> tuple[list[tuple[int, int, KernelMove]], int, int, tuple[int, ...]]: ...
+def model_trace(
+    state: StateTuple, model: ModelTuple, seed: int
+) -> list[tuple[int, int, KernelMove, tuple[int, ...], list[int]]]: ...
+def explain(
+    state: StateTuple,
+    model: ModelTuple,
+    decisions: list[DecisionTuple],
+    worlds: list[tuple[int, ...]],
+    noise: float,
+) -> list[list[float]]: ...
 def random_rounds(state: StateTuple, count: int, seed: int) -> int: ...

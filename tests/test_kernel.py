@@ -6,9 +6,20 @@ import random
 
 import pytest
 
-from kozel.bots.kernel import SplitMix, _kernel, from_kernel, pack_round, to_kernel
+from kozel.bots.greedy import GreedyBot
+from kozel.bots.kernel import (
+    GREEDY,
+    SplitMix,
+    _kernel,
+    from_kernel,
+    pack_model,
+    pack_round,
+    to_kernel,
+)
+from kozel.bots.sampling import lacked_values
 from kozel.match import Match
 from kozel.round import Round
+from kozel.views import view_for
 from tests.randomplay import OPTION_SETS, option_sets
 
 ROUNDS_PER_SET = 300
@@ -66,3 +77,40 @@ def test_kernel_lists_moves_like_legal_moves_in_a_crowded_donkey_position() -> N
                 checked += 1
             rnd.push(moves[seed % len(moves)])
     assert checked > 50
+
+
+@pytest.mark.parametrize("index", range(len(OPTION_SETS)))
+def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
+    """Policy 2 scores every legal move as GreedyBot.score does (in tenths), keeps the
+    values each seat lacks as sampling.lacked_values does, and plays a best move."""
+    rules, opts = option_sets()[index]
+    picker = random.Random(index)
+    bot = GreedyBot()
+    steps = checked = 0
+    for seed in range(60):
+        match = Match(rules, opts, seed)
+        rnd = match.next_round()
+        for _ in range(picker.randrange(0, 16)):
+            if rnd.over:
+                break
+            moves = rnd.legal_moves()
+            match.push(moves[picker.randrange(len(moves))])
+        if rnd.over:
+            continue
+        model = pack_model(view_for(match, rnd.turn), GREEDY, 0, GREEDY, 0)
+        for turn, count, kernel_move, lacks, scores in _kernel.model_trace(
+            pack_round(rnd), model, seed
+        ):
+            view = view_for(match, rnd.turn)
+            moves = list(view.legal_moves)
+            assert turn == rnd.turn and count == len(moves)
+            assert list(lacks) == lacked_values(view)
+            if count > 1:  # the bot scores only real choices
+                expected = [round(10 * bot.score(view, m, list(lacks))) for m in moves]
+                assert scores == expected, [str(m) for m in moves]
+                assert scores[[to_kernel(m) for m in moves].index(kernel_move)] == max(scores)
+                checked += 1
+            match.push(from_kernel(kernel_move))
+            steps += 1
+        assert rnd.over
+    assert steps > 300 and checked > 50

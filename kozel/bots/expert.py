@@ -1,31 +1,55 @@
 """``expert``: determinized search with the compiled playout kernel.
 
 For a decision it samples many worlds consistent with what the seat has seen
-(:mod:`kozel.bots.sampling`), and in each world plays every legal move followed by quick
-playouts to the end of the round (all moves meet the same playout randomness). A playout's
-cost is what the round charges under the game's own scoring (remembered points, the fish
-mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming the Goat, which is how
-the distance to the loss limit enters; in team play the unit is the team. The move with the
-lowest expected cost, own cost less a share of the opponents', wins.
+(:mod:`kozel.bots.sampling`), keeps those that best explain the other seats' earlier plays
+if they play like the greedy bot (:mod:`kozel.bots.inference`), and in each world plays
+every legal move followed by quick playouts to the end of the round (all moves meet the same
+playout randomness; the other seats play the greedy heuristic, ours it with some noise). A
+playout's cost is what the round charges under the game's own scoring (remembered points,
+the fish mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming the Goat,
+which is how the distance to the loss limit enters; in team play the unit is the team. The
+move with the lowest expected cost, own cost less a share of the opponents', wins.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from kozel.bots.kernel import _kernel, pack_scoring, pack_state, to_kernel
-from kozel.bots.sampling import Sampler
+from kozel.bots.inference import past_decisions
+from kozel.bots.kernel import (
+    GREEDY,
+    _kernel,
+    pack_model,
+    pack_scoring,
+    pack_state,
+    to_kernel,
+)
+from kozel.bots.sampling import Sampler, World
 from kozel.core import DOUBLES_MASK, Move
 from kozel.views import SeatView
+
+if TYPE_CHECKING:
+    from kozel._kernel import DecisionTuple, ModelTuple
 
 GOAT_PENALTY = 150.0
 """The cost of becoming the Goat in this round."""
 OPPONENT_WEIGHT = 0.35
 """How much a point charged to an opponent is worth to us."""
-PLAYOUT_POLICY = 1
-"""Kernel playout policy: heaviest tiles first, one move in eight at random."""
+PLAYOUT_POLICY = (GREEDY, 8, GREEDY, 0)
+"""Kernel playout policies, each with its noise (one move in N at random; 0 for none): our
+seat plays the greedy bot's heuristic with one move in eight at random, the other seats play
+it exactly (a model of the opponents)."""
+CANDIDATES = 4
+"""Worlds sampled for each one kept: the kept ones are drawn by how well they explain the
+other seats' earlier plays (0 or 1: no inference)."""
+MODEL_NOISE = 0.1
+"""The chance the inference allows that a greedy seat did not play a greedy-best move."""
+GREEDY_PRIOR = 0.9
+"""The prior that another seat plays the greedy heuristic (else any legal move)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +92,7 @@ class ExpertBot:
         kernel_moves = [to_kernel(m) for m in moves]
         scoring = pack_scoring(opts, view.sheet, view.eggs, GOAT_PENALTY)
         sampler = Sampler(view, self.rng)
+        model = pack_model(view, *PLAYOUT_POLICY)
         dead_doubles = DOUBLES_MASK if opts.fish_ignores_double else 0
         ends = [-1, -1, -1, -1]
         closed = [False] * 4
@@ -78,8 +103,12 @@ class ExpertBot:
         worlds = 0
         budget = self.budget
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
+        decisions = past_decisions(view) if CANDIDATES > 1 else []
+        pending: list[World] = []
         while True:
-            world = sampler.sample()
+            if not pending:
+                pending = self._worlds(view, sampler, model, decisions, 50)
+            world = pending.pop()
             state = pack_state(
                 view.rules,
                 opts.players,
@@ -101,8 +130,9 @@ class ExpertBot:
                 scoring,
                 kernel_moves,
                 budget.playouts,
-                PLAYOUT_POLICY,
+                GREEDY,
                 self.rng.getrandbits(64),
+                model,
             )
             for i, per_unit in enumerate(costs):
                 own = per_unit[my_unit]
@@ -120,3 +150,59 @@ class ExpertBot:
             key=lambda pair: pair[1],
         )
         return ranked
+
+    def _worlds(
+        self,
+        view: SeatView,
+        sampler: Sampler,
+        model: ModelTuple,
+        decisions: list[DecisionTuple],
+        count: int,
+    ) -> list[World]:
+        """``count`` worlds, drawn from CANDIDATES times as many by how likely the other seats'
+        earlier plays are in each under the greedy model (:mod:`kozel.bots.inference`)."""
+        if not decisions:
+            return [sampler.sample() for _ in range(count)]
+        candidates = [sampler.sample() for _ in range(count * CANDIDATES)]
+        rules = pack_state(
+            view.rules,
+            len(view.hand_sizes),
+            [0] * len(view.hand_sizes),
+            [],
+            0,
+            0,
+            [-1] * 4,
+            [False] * 4,
+            -1,
+            -1,
+            0,
+            0,
+            -1,
+            -1,
+        )
+        per_seat = _kernel.explain(
+            rules, model, decisions, [tuple(w.hands) for w in candidates], MODEL_NOISE
+        )
+        # each other seat plays greedily (prior GREEDY_PRIOR) or anyhow: a mixture per seat
+        logs = [
+            sum(
+                _log_mix(GREEDY_PRIOR, greedy, uniform)
+                for greedy, uniform in zip(seat_logs[::2], seat_logs[1::2], strict=True)
+            )
+            for seat_logs in per_seat
+        ]
+        top = max(logs)
+        if top == -math.inf:
+            return candidates[:count]
+        weights = [math.exp(x - top) for x in logs]
+        return self.rng.choices(candidates, weights, k=count)
+
+
+def _log_mix(prior: float, log_a: float, log_b: float) -> float:
+    """log(prior * exp(log_a) + (1 - prior) * exp(log_b))."""
+    a = math.log(prior) + log_a
+    b = math.log1p(-prior) + log_b
+    top = max(a, b)
+    if top == -math.inf:
+        return top
+    return top + math.log(math.exp(a - top) + math.exp(b - top))

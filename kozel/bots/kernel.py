@@ -9,18 +9,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kozel import _kernel
+from kozel.bots.sampling import lacked_values
 from kozel.core import DOUBLES_MASK, DRAW, KNOCK, Draw, Knock, Move, Play, PlayDoubles, mask_of
 from kozel.match import Account
 from kozel.round import Round
 from kozel.rules import FISH_MODES, Options, Ruleset
+from kozel.views import SeatView
 
 if TYPE_CHECKING:
-    from kozel._kernel import KernelMove, ScoringTuple, StateTuple
+    from kozel._kernel import KernelMove, ModelTuple, ScoringTuple, StateTuple
 
 __all__ = [
     "SplitMix",
     "_kernel",
     "from_kernel",
+    "pack_model",
     "pack_round",
     "pack_scoring",
     "pack_state",
@@ -29,6 +32,8 @@ __all__ = [
 
 _MASK64 = (1 << 64) - 1
 PLAY, DOUBLES, DRAW_KIND, KNOCK_KIND = 0, 1, 2, 3
+UNIFORM, HEAVY, GREEDY = 0, 1, 2
+"""Playout policies: uniform; heavy tiles first (a rough greedy); the greedy bot's heuristic."""
 
 
 class SplitMix:
@@ -125,6 +130,32 @@ def pack_scoring(
         tuple(int(a.open) for a in sheet),
         tuple(a.remembered for a in sheet),
         loss_penalty,
+    )
+
+
+def pack_model(
+    view: SeatView, own_policy: int, own_noise: int, other_policy: int, other_noise: int
+) -> ModelTuple:
+    """How the kernel's playouts from ``view``'s decision choose moves: the seat of the view
+    plays ``own_policy``, the others ``other_policy``; a noise of N makes one move in N
+    uniform (0: none). The greedy policy needs the public facts it keeps up to date: the
+    values each seat was seen to lack, and whether the seat to move has drawn this turn."""
+    assert view.seat is not None
+    drew = False
+    for seat, move, _ in reversed(view.history):
+        if seat != view.seat:
+            break
+        drew = drew or isinstance(move, Draw)
+    return (
+        view.seat,
+        int(view.opts.teams),
+        DOUBLES_MASK if view.opts.fish_ignores_double else 0,
+        tuple(lacked_values(view)),
+        int(drew),
+        own_policy,
+        own_noise,
+        other_policy,
+        other_noise,
     )
 
 

@@ -1,0 +1,117 @@
+"""What the other seats' earlier plays say about their hands, under the greedy model.
+
+A seat that plays by the greedy heuristic (:mod:`kozel.bots.greedy`) lays a best-scoring move
+of the hand it held. For a sampled world the hand a seat held at an earlier decision is its
+hand in the world plus the tiles it has laid since (when it has not drawn since), so the
+kernel can replay each such decision and tell how likely the seat's actual move was: the
+world explains the play when the move was one of the hand's best. Worlds that explain the
+other seats' plays are then preferred (:class:`kozel.bots.expert.ExpertBot`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kozel.bots.kernel import to_kernel
+from kozel.core import HIGH, IS_DOUBLE, LOW, OTHER_HALF, Draw, Knock, Move, Play, PlayDoubles
+from kozel.views import SeatView
+
+if TYPE_CHECKING:
+    from kozel._kernel import DecisionTuple
+
+Position = tuple[tuple[int, ...], tuple[int, ...], int, int, int, tuple[int, ...]]
+"""Ends, closed flags, spinner, first tile, table and lacked values before a play."""
+
+
+def past_decisions(view: SeatView) -> list[DecisionTuple]:
+    """The other seats' earlier plays in this round that a world can be tested against: each
+    with the position before it (ends, closed arms, spinner, first tile, table, the values
+    each seat was known to lack, the hand sizes), the tiles the seat has laid since, and the
+    move. Leads and decisions followed by a draw of the same seat are left out (the hand
+    then is not known from the world's)."""
+    assert view.seat is not None
+    players = len(view.hand_sizes)
+    spinner_rule = view.rules.spinner
+    ends = [-1, -1, -1, -1]
+    closed = [0, 0, 0, 0]
+    spinner = first = -1
+    table = 0
+    lacks = [0] * players
+    drew_this_turn = [False] * players
+    previous = -1
+    before: list[tuple[int, Move, Position | None]] = []
+    for seat, move, _ in view.history:
+        values = 0
+        for k in range(4):
+            if ends[k] >= 0 and not closed[k]:
+                values |= 1 << ends[k]
+        if seat != previous:
+            drew_this_turn = [False] * players
+            previous = seat
+        if isinstance(move, Draw):
+            if drew_this_turn[seat]:
+                lacks[seat] |= values
+            else:
+                lacks[seat] = values
+                drew_this_turn[seat] = True
+            before.append((seat, move, None))
+            continue
+        if isinstance(move, Knock):
+            lacks[seat] |= values
+            before.append((seat, move, None))
+            continue
+        position: Position = (tuple(ends), tuple(closed), spinner, first, table, tuple(lacks))
+        before.append((seat, move, position))
+        for play in move.plays if isinstance(move, PlayDoubles) else (move,):
+            assert isinstance(play, Play)
+            t = play.tile
+            table |= 1 << t
+            if play.arm is None:
+                first = t
+                if spinner_rule and IS_DOUBLE[t]:
+                    spinner = t
+                    ends = [LOW[t]] * 4
+                else:
+                    ends = [LOW[t], HIGH[t], -1, -1]
+                continue
+            ends[play.arm] = OTHER_HALF[t][ends[play.arm]]
+            closed[play.arm] = closed[play.arm] or int(play.close)
+            if spinner_rule and spinner < 0 and IS_DOUBLE[t]:
+                spinner = t
+                ends[2] = ends[3] = LOW[t]
+    # walk back: hand sizes before each event, the tiles laid since, draws since
+    sizes = list(view.hand_sizes)
+    laid_since = [0] * players
+    drew_since = [False] * players
+    decisions: list[DecisionTuple] = []
+    for seat, move, known in reversed(before):
+        if isinstance(move, Draw):
+            sizes[seat] -= 1
+            drew_since[seat] = True
+            continue
+        if isinstance(move, Knock):
+            continue
+        assert isinstance(move, Play | PlayDoubles)
+        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
+        for play in plays:
+            assert isinstance(play, Play)
+            laid_since[seat] |= 1 << play.tile
+        sizes[seat] += len(plays)
+        if seat == view.seat or drew_since[seat] or known is None or known[3] < 0:
+            continue
+        p_ends, p_closed, p_spinner, p_first, p_table, p_lacks = known
+        decisions.append(
+            (
+                seat,
+                p_ends,
+                p_closed,
+                p_spinner,
+                p_first,
+                p_table,
+                p_lacks,
+                tuple(sizes),
+                laid_since[seat],
+                to_kernel(move),
+            )
+        )
+    return decisions
