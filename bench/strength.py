@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from kozel.rules import DONKEY, GOAT, Options, Ruleset
@@ -31,10 +32,14 @@ def measure(rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int) 
     lineup = [strong, weak] * (opts.players // 2)
     total = Summary(rules.id, rules.options_dict(opts), lineup, duplicate=True)
     batch = 0
-    while sum(o.rounds for o in total.outcomes) < rounds:
+    played = 0
+    while played < rounds:
         part = simulate(rules, opts, lineup, 10, 1000 + batch, duplicate=True)
         total.outcomes += part.outcomes
         batch += 1
+        played = sum(o.rounds for o in total.outcomes)
+        print(f"\r{rules.id} {strong}/{weak}: {played}/{rounds} rounds", end="", file=sys.stderr)
+    print(file=sys.stderr)
     return total
 
 
