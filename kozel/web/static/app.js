@@ -41,7 +41,7 @@ export function banner(text) {
   el.classList.toggle("shown", Boolean(text));
 }
 
-function link(path, label, extra = {}) {
+export function link(path, label, extra = {}) {
   return h("a", {
     href: path,
     ...extra,
@@ -52,7 +52,6 @@ function link(path, label, extra = {}) {
     },
   }, label);
 }
-export { link };
 
 export function renderHeader() {
   const user = session.user;

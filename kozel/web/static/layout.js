@@ -125,24 +125,18 @@ export function geometry(layout, cols) {
   const ex = vertical ? 0.5 : 1;
   const half = vertical ? 1 : 0.5;
   const inf = 1e9;
+  // coming back, a cross's arm stops one unit short of the centre lines (the other arms' side)
   const boxes = cross
     ? {
-        right: { x0: -inf, x1: W, y0: -inf, y1: inf },
-        left: { x0: -W, x1: inf, y0: -inf, y1: inf },
-        down: { x0: -inf, x1: inf, y0: -inf, y1: H },
-        up: { x0: -inf, x1: inf, y0: -H, y1: inf },
+        right: { x0: 1, x1: W, y0: -inf, y1: inf },
+        left: { x0: -W, x1: -1, y0: -inf, y1: inf },
+        down: { x0: -inf, x1: inf, y0: 1, y1: H },
+        up: { x0: -inf, x1: inf, y0: -H, y1: -1 },
       }
     : {
         right: { x0: -W, x1: W, y0: -inf, y1: inf },
         left: { x0: -W, x1: W, y0: -inf, y1: inf },
       };
-  if (cross) {
-    // coming back, an arm stops one unit short of the centre lines (the other arms' side)
-    boxes.right.x0 = 1;
-    boxes.left.x1 = -1;
-    boxes.down.y0 = 1;
-    boxes.up.y1 = -1;
-  }
   const arms = {};
   const tiles = [centerTile];
   const plan = [

@@ -36,7 +36,7 @@ export function optionsSummary(game, options) {
   return parts.length ? parts.join(" · ") : t("lobby.default_options");
 }
 
-/** A form field for one option; returns [element, read()] */
+/** A form field for one option: [element, read(), set(value)]. */
 export function optionField(spec, value, onChange) {
   const id = `opt-${spec.name}`;
   const help = h("small.help", { id: `${id}-help` }, has(`option.${spec.name}.help`) ? t(`option.${spec.name}.help`) : spec.help);
