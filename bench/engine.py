@@ -10,7 +10,7 @@ from kozel.benchmark import (
     expert_decision_ms,
     playout_rounds_per_second,
 )
-from kozel.rules import DONKEY
+from kozel.games import DONKEY
 
 TARGETS = {
     "engine_rounds_per_second": 35_000,

@@ -16,7 +16,9 @@ import json
 import sys
 import time
 
-from kozel.rules import DONKEY, GOAT, Options, Ruleset
+from kozel.games import DONKEY, GOAT
+from kozel.options import Options
+from kozel.rules import Ruleset
 from kozel.simulate import Summary, simulate
 
 GAMES: dict[str, tuple[Ruleset, Options]] = {

@@ -23,7 +23,7 @@ import websockets
 
 from kozel.bots import Bot, make_bot
 from kozel.core import InvalidOption
-from kozel.rules import get_game
+from kozel.games import get_game
 from kozel.views import move_to_dict, view_from_dict
 
 

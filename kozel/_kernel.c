@@ -1,10 +1,13 @@
 /*
  * kozel._kernel: the playout kernel for the computer players.
  *
- * It plays rounds of the Goat family and Donkey from a given (determinized) position to their
- * end, exactly as kozel.round.Round does: the same legal moves in the same order, the same
- * out / fish detection, the same counts. tests/test_kernel.py plays seeded rounds through both
- * and compares every move and every count.
+ * It plays rounds of the layout games (Goat, Donkey, Draw, Block, Classic, Sea Goat) from a
+ * given (determinized) position to their end, exactly as kozel.round.Round does: the same
+ * legal moves in the same order, the same out / fish detection, the same counts; and it
+ * costs a finished round as the game's scoring policy does (kozel.scoring). A game it does
+ * not know is refused (ValueError), never played with another game's scoring.
+ * tests/test_kernel.py plays seeded rounds through both and compares every move, every count
+ * and every round's cost.
  *
  * Tiles are 0..27 in the order 0-0, 0-1, ..., 0-6, 1-1, ..., 6-6; hands are 28-bit masks.
  */
@@ -57,7 +60,7 @@ static inline uint64_t next_random(uint64_t *s) {
 
 /* --- the round ------------------------------------------------------------------------- */
 
-enum { PLAY = 0, DOUBLES_MOVE = 1, DRAW = 2, KNOCK = 3 };
+enum { PLAY = 0, DOUBLES_MOVE = 1, DRAW = 2, KNOCK = 3, HUNDRED = 4 };
 enum { END_NONE = 0, END_OUT = 1, END_FISH = 2 };
 
 typedef struct {
@@ -78,6 +81,9 @@ typedef struct {
     int turn;
     int first_tile, last_tile;
     int end_kind, end_seat;
+    int hundred_ok;      /* the leader may declare Sea Goat's hundred with his lead of 6-6 */
+    int hundred_seat;    /* the seat that declared it this round, or -1 */
+    uint32_t last_turn;  /* the tiles of the last lay (Sea Goat: what the out turn laid) */
     /* what the greedy opponent model tracks: values each seat was seen to lack (it knocked
      * or drew while they were open; kozel.bots.sampling.lacked_values) and whether the seat
      * to move has drawn this turn */
@@ -99,6 +105,14 @@ static int generate(const State *s, Move *out) {
             mv->kind = PLAY;
             mv->n = 1;
             mv->tile[0] = (int8_t)lowest(m);
+            mv->arm[0] = -1;
+            mv->close[0] = 0;
+        }
+        if (s->hundred_ok && (s->lead_mask >> DOUBLE_OF[6] & 1)) {
+            Move *mv = &out[n++];
+            mv->kind = HUNDRED;
+            mv->n = 1;
+            mv->tile[0] = (int8_t)DOUBLE_OF[6];
             mv->arm[0] = -1;
             mv->close[0] = 0;
         }
@@ -147,7 +161,7 @@ static int generate(const State *s, Move *out) {
                     seen |= bit;
                 }
                 if (distinct) {
-                    for (int c = 0; c < (1 << size); c++) {
+                    for (int c = 0; c < (s->closing ? 1 << size : 1); c++) {
                         Move *mv = &out[n++];
                         mv->kind = DOUBLES_MOVE;
                         mv->n = (uint8_t)size;
@@ -247,7 +261,12 @@ static void apply(State *s, const Move *mv) {
         s->turn = (seat + 1) % s->players;
         return;
     default:
-        for (int i = 0; i < mv->n; i++) lay(s, mv->tile[i], mv->arm[i], mv->close[i]);
+        if (mv->kind == HUNDRED) s->hundred_seat = seat;
+        s->last_turn = 0;
+        for (int i = 0; i < mv->n; i++) {
+            lay(s, mv->tile[i], mv->arm[i], mv->close[i]);
+            s->last_turn |= 1u << mv->tile[i];
+        }
         if (!s->hands[seat]) {
             s->end_kind = END_OUT;
             s->end_seat = seat;
@@ -263,18 +282,40 @@ static void apply(State *s, const Move *mv) {
 
 /* --- counts and the sheet -------------------------------------------------------------- */
 
+/* What a finished round costs each scoring unit. Goat's sheet (kind 0) charges counts under
+ * the fish mode with remembered points and eggs (kozel.scoring.goat.settle); the races (kind
+ * 1) credit the hand's winner (kozel.scoring.race, kozel.scoring.sea_goat) and the cost is
+ * minus the change of the unit's score. Becoming the Goat costs ``loss_penalty`` more;
+ * winning a race gains it. */
+enum { SHEET_GOAT = 0, SHEET_RACE = 1 };
+enum { COUNT_GOAT = 0, COUNT_PLAIN = 1, COUNT_CLASSIC = 2, COUNT_SEA_GOAT = 3 };
+
 typedef struct {
+    int kind, count_mode, subtract_own, open_at, sea, target;
     int teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs;
     int account[4], open[4], remembered[4];
     double loss_penalty;
 } Scoring;
 
 static int hand_count(uint32_t hand, const Scoring *sc) {
-    if (hand == 1u << DOUBLE_OF[0]) return sc->special ? 25 : sc->lone_zero;
-    if (hand == 1u << DOUBLE_OF[6] && sc->special) return 50;
+    uint32_t zero = 1u << DOUBLE_OF[0], six = 1u << DOUBLE_OF[6];
     int total = 0;
     for (uint32_t m = hand; m; m &= m - 1) total += PIPS[lowest(m)];
-    return total;
+    switch (sc->count_mode) {
+    case COUNT_GOAT:
+        if (hand == zero) return sc->special ? 25 : sc->lone_zero;
+        if (hand == six && sc->special) return 50;
+        return total;
+    case COUNT_CLASSIC:
+        return total + ((hand & zero) ? 25 : 0) + ((hand & six) ? 38 : 0);
+    case COUNT_SEA_GOAT:
+        if (hand == zero) return 25;
+        if (hand == six) return 50;
+        if (hand == (zero | six)) return 75;
+        return total;
+    default:
+        return total;
+    }
 }
 
 static int special_bonus(int t) {
@@ -283,20 +324,14 @@ static int special_bonus(int t) {
     return 0;
 }
 
-/* The cost of a finished round to each scoring unit: what the round charges it (remembered
- * points and eggs included, under the game's fish mode), plus a penalty for becoming the
- * Goat. It follows kozel.match.settle. */
-static void round_cost(const State *s, const Scoring *sc, double *cost) {
+static void goat_cost(const State *s, const Scoring *sc, const int *counts, double *cost) {
     int units = sc->teams ? 2 : s->players;
-    int counts[4] = {0, 0, 0, 0};
-    for (int seat = 0; seat < s->players; seat++) {
-        int c = hand_count(s->hands[seat], sc);
-        counts[sc->teams ? seat % 2 : seat] += c;
-    }
+    int unit_counts[4] = {0, 0, 0, 0};
+    for (int seat = 0; seat < s->players; seat++) unit_counts[sc->teams ? seat % 2 : seat] += counts[seat];
     int out_unit = -1;
     if (s->end_kind == END_OUT) {
         out_unit = sc->teams ? s->end_seat % 2 : s->end_seat;
-        counts[out_unit] = 0;
+        unit_counts[out_unit] = 0;
     }
     int bonus = sc->special ? special_bonus(s->first_tile) + special_bonus(s->last_tile) : 0;
     int charged[4] = {0, 0, 0, 0}, forget[4] = {0, 0, 0, 0}, apply_to[4] = {0, 0, 0, 0};
@@ -304,11 +339,11 @@ static void round_cost(const State *s, const Scoring *sc, double *cost) {
     int top = -1, best = -1, tie = 0;
     for (int u = 0; u < units; u++) {
         if (u == out_unit) continue;
-        if (counts[u] > best) {
-            best = counts[u];
+        if (unit_counts[u] > best) {
+            best = unit_counts[u];
             top = u;
             tie = 0;
-        } else if (counts[u] == best) {
+        } else if (unit_counts[u] == best) {
             tie = 1;
         }
     }
@@ -320,13 +355,13 @@ static void round_cost(const State *s, const Scoring *sc, double *cost) {
                 forget[u] = 1;
                 continue;
             }
-            charged[u] = counts[u] + (u == loser ? extra : 0);
+            charged[u] = unit_counts[u] + (u == loser ? extra : 0);
             apply_to[u] = 1;
         }
     } else if (loser >= 0) {
         int total = 0;
-        for (int u = 0; u < units; u++) total += counts[u];
-        charged[loser] = (sc->fish_mode == 1 ? total : counts[loser]) + extra;
+        for (int u = 0; u < units; u++) total += unit_counts[u];
+        charged[loser] = (sc->fish_mode == 1 ? total : unit_counts[loser]) + extra;
         apply_to[loser] = 1;
         if (sc->fish_mode == 1)
             for (int u = 0; u < units; u++)
@@ -349,6 +384,107 @@ static void round_cost(const State *s, const Scoring *sc, double *cost) {
         if (account >= sc->loss_limit && sc->account[u] < sc->loss_limit) c += sc->loss_penalty;
         cost[u] = c;
     }
+}
+
+/* Sea Goat: the seat whose side the round decides the game for, and whether it won (-1: none) */
+static int sea_decides(const State *s, const int *counts, int teams, int *won) {
+    int h = s->hundred_seat;
+    if (h >= 0) {
+        if (s->end_kind == END_OUT && s->end_seat == h) {
+            *won = 1;
+            return h;
+        }
+        if (counts[h] >= 25) {
+            *won = 0;
+            return h;
+        }
+    }
+    if (s->end_kind != END_OUT) return -1;
+    *won = 1;
+    if (s->last_turn >> DOUBLE_OF[0] & 1) return s->end_seat;
+    if (s->last_turn >> DOUBLE_OF[6] & 1) {
+        int out_unit = teams ? s->end_seat % 2 : s->end_seat;
+        for (int seat = 0; seat < s->players; seat++)
+            if ((teams ? seat % 2 : seat) != out_unit && counts[seat] > 25) return s->end_seat;
+    }
+    return -1;
+}
+
+static void race_cost(const State *s, const Scoring *sc, const int *counts, double *cost) {
+    int units = sc->teams ? 2 : s->players;
+    int unit_counts[4] = {0, 0, 0, 0};
+    for (int seat = 0; seat < s->players; seat++) unit_counts[sc->teams ? seat % 2 : seat] += counts[seat];
+    int winner = -1;
+    if (s->end_kind == END_OUT) {
+        winner = sc->teams ? s->end_seat % 2 : s->end_seat;
+        unit_counts[winner] = 0;
+    } else {
+        int low = INT32_MAX, shared = 0;
+        for (int u = 0; u < units; u++) {
+            if (unit_counts[u] < low) {
+                low = unit_counts[u];
+                winner = u;
+                shared = 0;
+            } else if (unit_counts[u] == low) {
+                shared = 1;
+            }
+        }
+        if (shared) winner = -1;
+    }
+    int after[4];
+    for (int u = 0; u < units; u++) after[u] = sc->account[u];
+    if (winner >= 0) {
+        int credit = 0;
+        for (int u = 0; u < units; u++)
+            if (u != winner) credit += unit_counts[u];
+        if (s->end_kind != END_OUT && sc->subtract_own) credit -= unit_counts[winner];
+        int has_record = sc->account[winner] > 0;
+        if (!sc->open_at || has_record || credit >= sc->open_at) {
+            int others = 0;
+            for (int u = 0; u < units; u++)
+                if (u != winner && sc->account[u] > 0) others = 1;
+            if (sc->open_at && !has_record && others) {
+                for (int u = 0; u < units; u++) after[u] = 0; /* every record written off */
+            } else {
+                after[winner] += credit;
+            }
+        }
+    }
+    int wins[4] = {0, 0, 0, 0}, any = 0;
+    int won, decided = sc->sea ? sea_decides(s, counts, sc->teams, &won) : -1;
+    if (decided >= 0) {
+        int unit = sc->teams ? decided % 2 : decided;
+        if (won) {
+            wins[unit] = 1;
+        } else {
+            int top = INT32_MIN;
+            for (int u = 0; u < units; u++)
+                if (u != unit && after[u] > top) top = after[u];
+            for (int u = 0; u < units; u++) wins[u] = u != unit && after[u] == top;
+        }
+        any = 1;
+    } else {
+        int top = INT32_MIN;
+        for (int u = 0; u < units; u++)
+            if (after[u] >= sc->target && after[u] > top) top = after[u];
+        for (int u = 0; u < units; u++) {
+            wins[u] = after[u] >= sc->target && after[u] == top;
+            any |= wins[u];
+        }
+    }
+    for (int u = 0; u < units; u++) {
+        cost[u] = (double)(sc->account[u] - after[u]);
+        if (any && wins[u]) cost[u] -= sc->loss_penalty;
+    }
+}
+
+static void round_cost(const State *s, const Scoring *sc, double *cost) {
+    int counts[4] = {0, 0, 0, 0};
+    for (int seat = 0; seat < s->players; seat++) counts[seat] = hand_count(s->hands[seat], sc);
+    if (sc->kind == SHEET_RACE)
+        race_cost(s, sc, counts, cost);
+    else
+        goat_cost(s, sc, counts, cost);
 }
 
 /* --- playout policy -------------------------------------------------------------------- */
@@ -516,15 +652,18 @@ static int read_ints(PyObject *seq, int *out, int max, const char *what) {
 }
 
 /* state tuple: (players, spinner_rule, closing, multi, hands, bazaar, drawn, dead,
- *               lead_mask, ends, closed, spinner, first, table, turn, first_tile, last_tile) */
+ *               lead_mask, ends, closed, spinner, first, table, turn, first_tile, last_tile,
+ *               hundred_ok, hundred_seat) */
 static int read_state(PyObject *t, State *s) {
     int hands[4], bazaar[TILES], ends[4], closed[4];
     PyObject *ph, *pb, *pe, *pc;
     unsigned long dead, lead_mask, table;
-    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii", &s->players, &s->spinner_rule, &s->closing,
-                          &s->multi, &ph, &pb, &s->drawn, &dead, &lead_mask, &pe, &pc,
-                          &s->spinner, &s->first, &table, &s->turn, &s->first_tile,
-                          &s->last_tile))
+    s->hundred_ok = 0;
+    s->hundred_seat = -1;
+    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|ii", &s->players, &s->spinner_rule,
+                          &s->closing, &s->multi, &ph, &pb, &s->drawn, &dead, &lead_mask, &pe,
+                          &pc, &s->spinner, &s->first, &table, &s->turn, &s->first_tile,
+                          &s->last_tile, &s->hundred_ok, &s->hundred_seat))
         return -1;
     if (s->players < 2 || s->players > 4) {
         PyErr_SetString(PyExc_ValueError, "players must be 2..4");
@@ -556,6 +695,11 @@ static int read_state(PyObject *t, State *s) {
     s->table = (uint32_t)table;
     s->end_kind = END_NONE;
     s->end_seat = -1;
+    s->last_turn = 0;
+    if (s->hundred_seat < -1 || s->hundred_seat >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "hundred_seat out of range");
+        return -1;
+    }
     memset(s->lacks, 0, sizeof s->lacks);
     s->drew = 0;
     return 0;
@@ -588,14 +732,22 @@ static void plain_model(Model *md, int policy) {
     md->own_noise = md->other_noise = policy == 1 ? 8 : 0;
 }
 
-/* scoring tuple: (teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs,
- *                 accounts, opens, remembered, loss_penalty) */
+/* scoring tuple: (kind, count_mode, subtract_own, open_at, sea, target, teams, fish_mode,
+ *                 threshold, lone_zero, special, loss_limit, eggs, accounts (or scores),
+ *                 opens, remembered, loss_penalty) */
 static int read_scoring(PyObject *t, Scoring *sc) {
     PyObject *pa, *po, *pr;
-    if (!PyArg_ParseTuple(t, "iiiiiiiOOOd", &sc->teams, &sc->fish_mode, &sc->threshold,
-                          &sc->lone_zero, &sc->special, &sc->loss_limit, &sc->eggs, &pa, &po,
-                          &pr, &sc->loss_penalty))
+    memset(sc, 0, sizeof *sc);
+    if (!PyArg_ParseTuple(t, "iiiiiiiiiiiiiOOOd", &sc->kind, &sc->count_mode, &sc->subtract_own,
+                          &sc->open_at, &sc->sea, &sc->target, &sc->teams, &sc->fish_mode,
+                          &sc->threshold, &sc->lone_zero, &sc->special, &sc->loss_limit,
+                          &sc->eggs, &pa, &po, &pr, &sc->loss_penalty))
         return -1;
+    if (sc->kind < SHEET_GOAT || sc->kind > SHEET_RACE || sc->count_mode < COUNT_GOAT ||
+        sc->count_mode > COUNT_SEA_GOAT || sc->fish_mode < 0 || sc->fish_mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "the kernel does not know this game's scoring");
+        return -1;
+    }
     if (read_ints(pa, sc->account, 4, "accounts") < 0 || read_ints(po, sc->open, 4, "opens") < 0 ||
         read_ints(pr, sc->remembered, 4, "remembered") < 0)
         return -1;
@@ -698,16 +850,20 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(trace_doc,
-             "trace(state, seed) -> (moves, end_kind, end_seat, hands)\n\n"
+             "trace(state, seed, scoring=None) -> (moves, end_kind, end_seat, hands, costs)\n\n"
              "Play one round out choosing uniformly with splitmix64 (index = next %% n) and "
-             "return every move, how it ended (1 out, 2 fish) and the hands left.");
+             "return every move, how it ended (1 out, 2 fish), the hands left and, given a "
+             "scoring tuple, the round's cost to each scoring unit (else an empty list).");
 
 static PyObject *trace(PyObject *self, PyObject *args) {
-    PyObject *pstate;
+    PyObject *pstate, *pscoring = NULL;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OK", &pstate, &seed)) return NULL;
+    if (!PyArg_ParseTuple(args, "OK|O", &pstate, &seed, &pscoring)) return NULL;
     State s;
+    Scoring sc;
     if (read_state(pstate, &s) < 0) return NULL;
+    int scored = pscoring && pscoring != Py_None;
+    if (scored && read_scoring(pscoring, &sc) < 0) return NULL;
     uint64_t rng = seed;
     PyObject *log = PyList_New(0);
     if (!log) return NULL;
@@ -727,7 +883,18 @@ static PyObject *trace(PyObject *self, PyObject *args) {
     PyObject *hands = PyTuple_New(s.players);
     for (int i = 0; i < s.players; i++)
         PyTuple_SET_ITEM(hands, i, PyLong_FromUnsignedLong(s.hands[i]));
-    return Py_BuildValue("(NiiN)", log, s.end_kind, s.end_seat, hands);
+    PyObject *costs = PyList_New(0);
+    if (scored) {
+        double cost[4];
+        round_cost(&s, &sc, cost);
+        int units = sc.teams ? 2 : s.players;
+        for (int u = 0; u < units; u++) {
+            PyObject *c = PyFloat_FromDouble(cost[u]);
+            PyList_Append(costs, c);
+            Py_DECREF(c);
+        }
+    }
+    return Py_BuildValue("(NiiNN)", log, s.end_kind, s.end_seat, hands, costs);
 }
 
 PyDoc_STRVAR(model_trace_doc,

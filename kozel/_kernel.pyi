@@ -20,8 +20,16 @@ StateTuple = tuple[
     int,
     int,
     int,
+    int,
+    int,
 ]
 ScoringTuple = tuple[
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
     int,
     int,
     int,
@@ -58,8 +66,8 @@ def evaluate(
     model: ModelTuple | None = None,
 ) -> list[list[float]]: ...
 def trace(
-    state: StateTuple, seed: int
-) -> tuple[list[tuple[int, int, KernelMove]], int, int, tuple[int, ...]]: ...
+    state: StateTuple, seed: int, scoring: ScoringTuple | None = None
+) -> tuple[list[tuple[int, int, KernelMove]], int, int, tuple[int, ...], list[float]]: ...
 def model_trace(
     state: StateTuple, model: ModelTuple, seed: int
 ) -> list[tuple[int, int, KernelMove, tuple[int, ...], list[int]]]: ...

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import time
 
+from kozel.games import GOAT
 from kozel.round import Round, deal_tiles
-from kozel.rules import GOAT, Ruleset
+from kozel.rules import Ruleset
 
 
 def engine_rounds_per_second(

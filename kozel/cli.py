@@ -15,9 +15,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kozel.core import InvalidOption
+from kozel.games import GAMES, get_game
 from kozel.match import Match
 from kozel.notation import check_lines, dumps, record_of
-from kozel.rules import GAMES, Options, Ruleset, get_game
+from kozel.options import Options
+from kozel.rules import Ruleset
 from kozel.server.settings import DEFAULT_DB
 
 app = typer.Typer(

@@ -138,23 +138,26 @@ class InvalidOption(ValueError):
 class Play:
     """Lay ``tile`` on ``arm`` (``None`` for the first tile of a round).
 
-    ``close`` turns a double face down so nothing more is laid on that arm (Donkey).
+    ``close`` turns a double face down so nothing more is laid on that arm (Donkey);
+    ``hundred`` declares Sea Goat's hundred with a lead of 6-6.
     """
 
     tile: Tile
     arm: int | None = None
     close: bool = False
+    hundred: bool = False
 
     def __str__(self) -> str:
         text = TILE_NAMES[self.tile]
         if self.arm is not None:
             text += f"@{self.arm}"
-        return text + ("!" if self.close else "")
+        return text + ("!" if self.close else "") + (" hundred" if self.hundred else "")
 
 
 @dataclass(frozen=True, slots=True)
 class PlayDoubles:
-    """Several doubles laid in one turn, one per arm, in the order listed (Donkey)."""
+    """Several doubles laid in one turn, one per arm, in the order listed (Donkey, Sea
+    Goat)."""
 
     plays: tuple[Play, ...]
 

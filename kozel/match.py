@@ -1,166 +1,32 @@
-"""Rounds make a match: the score sheet (remembered, open accounts, eggs), the Goat, rating.
+"""Rounds make a match: deals, leads, the game's scoring policy, and the end of the game.
 
-Scoring is a pure function, :func:`settle`, that RULES.md §2.5–2.7 and §3.3 describe; the
-:class:`Match` deals rounds, chooses who leads, settles each round and notices the end.
-
->>> before = [Account(0, False, r) for r in (19, 0, 7, 4)]
->>> s = settle(Options(), before, [0, 3, 13, 5], out_unit=0, eggs=0)
->>> [a.show() for a in s.after]
-['0', '+3', '20', '+9']
+The :class:`Match` deals rounds, chooses who leads, lets the game's scoring policy
+(:mod:`kozel.scoring`) settle each round and notices the end. It knows no game's scoring.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
-from kozel.core import DOUBLE_OF, IllegalMove, Move
+from kozel.core import IllegalMove, Move, Play, PlayDoubles
+from kozel.options import Options
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
-from kozel.rules import Options, Ruleset
+from kozel.rules import Ruleset
+from kozel.scoring.base import Cell, MatchResult, Settlement, round_half_away
+from kozel.scoring.goat import Account, rating_after_game, rating_after_timeout, settle
 
-SPECIAL_BONUS = {DOUBLE_OF[6]: 50, DOUBLE_OF[0]: 25}
-"""Yard Goat (``special_doubles``): what leading or ending a round with 6-6 / 0-0 costs."""
-RATING_BASE = 100
-
-
-@dataclass(frozen=True)
-class Account:
-    """One scoring unit's line of the sheet: its account, open or closed, and remembered points."""
-
-    account: int = 0
-    open: bool = False
-    remembered: int = 0
-
-    def charge(self, amount: int, threshold: int) -> Account:
-        """Add a round's charge: it opens a closed account when it alone reaches ``threshold``."""
-        if self.open:
-            return Account(self.account + amount, True, 0)
-        if amount >= threshold:
-            return Account(amount + self.remembered, True, 0)
-        return Account(self.account, False, self.remembered + amount)
-
-    def forget(self) -> Account:
-        """Lose the remembered points (going out, or another's fish under ``all_to_loser``)."""
-        return Account(self.account, self.open, 0)
-
-    def show(self) -> str:
-        """As the sheet shows it: an open account in red without ``+``, remembered with ``+``."""
-        if self.open:
-            return str(self.account)
-        return f"+{self.remembered}" if self.remembered else "0"
-
-    def to_dict(self) -> dict[str, int | bool]:
-        return {"account": self.account, "open": self.open, "remembered": self.remembered}
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """What one round did to the sheet."""
-
-    charged: list[int]
-    after: list[Account]
-    eggs: int
-    loser: int | None
-    """The unit charged as this round's loser (the one that took the eggs), if one."""
-
-
-def _single_top(values: list[int], candidates: list[int]) -> int | None:
-    top = max(values[u] for u in candidates)
-    tops = [u for u in candidates if values[u] == top]
-    return tops[0] if len(tops) == 1 else None
-
-
-def settle(
-    opts: Options,
-    before: list[Account],
-    unit_counts: list[int],
-    *,
-    out_unit: int | None,
-    eggs: int,
-    bonus: int = 0,
-) -> Settlement:
-    """Score a round for every unit (RULES.md §2.5–2.7).
-
-    ``out_unit`` is the unit that went out, ``None`` after a fish. ``eggs`` is what earlier
-    ties carried forward; ``bonus`` the Yard Goat extra charge for the round's loser. Returns
-    each unit's charge, the accounts after, the eggs carried on and the loser if there is one.
-    """
-    units = range(len(before))
-    charged = [0] * len(before)
-    after = list(before)
-    threshold = opts.open_threshold
-    if out_unit is not None:
-        others = [u for u in units if u != out_unit]
-        loser = _single_top(unit_counts, others)
-        for u in others:
-            charged[u] = unit_counts[u]
-        if loser is not None:
-            charged[loser] += eggs + bonus
-            eggs = 0
-        else:
-            eggs += bonus
-        for u in others:
-            after[u] = before[u].charge(charged[u], threshold)
-        after[out_unit] = before[out_unit].forget()
-        return Settlement(charged, after, eggs, loser)
-
-    loser = _single_top(unit_counts, list(units))
-    if opts.fish_mode == "everyone":
-        charged = list(unit_counts)
-        if loser is not None:
-            charged[loser] += eggs + bonus
-            eggs = 0
-        else:
-            eggs += bonus
-        after = [before[u].charge(charged[u], threshold) for u in units]
-        return Settlement(charged, after, eggs, loser)
-
-    if loser is None:  # a tie for the highest count: a draw, the whole amount becomes eggs
-        return Settlement(charged, after, eggs + sum(unit_counts) + bonus, None)
-    own = sum(unit_counts) if opts.fish_mode == "all_to_loser" else unit_counts[loser]
-    charged[loser] = own + eggs + bonus
-    after[loser] = before[loser].charge(charged[loser], threshold)
-    if opts.fish_mode == "all_to_loser":
-        for u in units:
-            if u != loser:
-                after[u] = before[u].forget()
-    return Settlement(charged, after, 0, loser)
-
-
-def round_half_away(numerator: int, denominator: int) -> int:
-    """``numerator / denominator`` rounded half away from zero, in exact integers.
-
-    >>> [round_half_away(n, 10) for n in (75, 2, 19, -5, -15, 25)]
-    [8, 0, 2, -1, -2, 3]
-    """
-    sign = -1 if (numerator < 0) != (denominator < 0) else 1
-    n, d = abs(numerator), abs(denominator)
-    return sign * ((2 * n + d) // (2 * d))
-
-
-def rating_after_game(accounts: list[int], losers: list[int]) -> list[int]:
-    """Rating points per entry of ``accounts`` at a normal end (RULES.md §12).
-
-    >>> rating_after_game([25, 104, 30], [1])
-    [8, 0, 7]
-    """
-    return [
-        0 if i in losers else max(1, round_half_away(RATING_BASE - acc, 10))
-        for i, acc in enumerate(accounts)
-    ]
-
-
-def rating_after_timeout(accounts: list[int], eliminated: int) -> list[int]:
-    """Rating points per entry after ``eliminated`` timed out (RULES.md §12).
-
-    >>> rating_after_timeout([30, 32, 13], 1)
-    [1, 0, 2]
-    """
-    gone = accounts[eliminated]
-    return [
-        0 if i == eliminated else max(1, round_half_away(gone - acc, 10))
-        for i, acc in enumerate(accounts)
-    ]
+__all__ = [
+    "Account",
+    "Match",
+    "MatchResult",
+    "RoundResult",
+    "rating_after_game",
+    "rating_after_timeout",
+    "round_half_away",
+    "settle",
+]
 
 
 @dataclass(frozen=True)
@@ -172,22 +38,31 @@ class RoundResult:
     round: Round
     end: RoundEnd
     counts: list[int]
-    before: list[Account]
-    charged: list[int]
-    after: list[Account]
+    before: tuple[Cell, ...]
+    after: tuple[Cell, ...]
+    entries: list[dict[str, Any]]
+    """Per scoring unit, the record's sheet entry."""
+    gained: list[int]
+    """Per scoring unit, what the round added: the charge (Goat) or the points (races)."""
     eggs: int
+    points: list[int]
+    """Per move of the round, the points it scored during play (games that score then)."""
+    decides: dict[str, Any] | None = None
 
+    @property
+    def charged(self) -> list[int]:
+        return self.gained
 
-@dataclass(frozen=True)
-class MatchResult:
-    losers: list[int]
-    accounts: list[int]
-    rating: list[int]
-    timeout: int | None = None
+    def end_dict(self) -> dict[str, Any]:
+        """The record's ``end`` of this round."""
+        out: dict[str, Any] = {"kind": self.end.kind, "seat": self.end.seat}
+        if self.decides is not None:
+            out["decides"] = dict(self.decides)
+        return out
 
 
 class Match:
-    """A game of several rounds, played to its end (the Goat).
+    """A game of several rounds, played to its end.
 
     Usage: ``m = Match(GOAT, opts, seed=1)``; while ``not m.over``: ``m.round.legal_moves()``,
     ``m.push(move)``; when ``m.round.over`` and the match is not, ``m.next_round()``.
@@ -195,12 +70,19 @@ class Match:
     """
 
     def __init__(self, rules: Ruleset, opts: Options, seed: int | None = None) -> None:
+        if not isinstance(opts, rules.options_type):
+            raise TypeError(f"{rules.id} needs its own options, not {type(opts).__name__}")
         self.rules = rules
         self.opts = opts
         self.seed = seed
         self.rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
-        self.sheet: list[Account] = [Account() for _ in range(opts.units)]
+        self.scoring = rules.scoring(opts)
+        self.sheet: tuple[Cell, ...] = self.scoring.initial()
         self.eggs = 0
+        self.during = [0] * opts.units
+        """Points each unit has scored during play this round."""
+        self.points: list[int] = []
+        """Points of each move of this round (games that score during play)."""
         self.results: list[RoundResult] = []
         self.result: MatchResult | None = None
         self.redeals = 0
@@ -228,11 +110,18 @@ class Match:
         """An independent copy: pushing moves on it leaves this match as it is."""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        other.sheet = list(self.sheet)
         other.results = list(self.results)
+        other.during = list(self.during)
+        other.points = list(self.points)
         if self._round is not None:
             other._round = self._round.copy()
         return other
+
+    def deal(self) -> tuple[Deal, int]:
+        """A fresh deal for this game from the match's generator, and its redeal count."""
+        rules = self.rules
+        players = self.opts.players
+        return deal_tiles(self.rng, players, rules.hand_size(players), rules.redeal)
 
     def next_round(self, deal: Deal | None = None, redeals: int = 0) -> Round:
         """Deal the next round (from the match's generator unless ``deal`` is given)."""
@@ -240,26 +129,27 @@ class Match:
             raise IllegalMove("the game is over")
         if self._round is not None and not self._round.over:
             raise IllegalMove("the current round is not over")
+        rules = self.rules
         if deal is None:
-            deal, redeals = deal_tiles(self.rng, self.opts.players)
+            deal, redeals = self.deal()
         else:
-            deal.validate(self.opts.players)
-            if deal.needs_redeal():
+            deal.validate(self.opts.players, rules.hand_size(self.opts.players))
+            if rules.redeal and deal.needs_redeal():
                 raise ValueError(
                     "this deal must be thrown in: a hand has 5+ doubles or 6+ of a suit"
                 )
         self.redeals = redeals
         hands = deal.masks
         if not self.results:
-            leader, first = self.rules.first_leader(hands)
+            leader, first = rules.first_leader(hands)
             lead_mask = 1 << first
         else:
-            previous = self.results[-1].end
-            leader = previous.seat
-            if previous.kind == "out" and self.opts.lead_by == "winner_partner":
-                leader = (leader + 2) % self.opts.players
-            lead_mask = self.rules.lead_mask(hands[leader], self.opts)
-        self._round = Round(self.rules, self.opts, deal, leader, lead_mask)
+            leader = rules.next_leader(self.opts, self.results[-1])
+            lead_mask = rules.later_lead_mask(hands[leader], self.opts)
+        hundred = self.scoring.may_declare_hundred(self.sheet, leader)
+        self._round = Round(rules, self.opts, deal, leader, lead_mask, hundred)
+        self.during = [0] * self.opts.units
+        self.points = []
         return self._round
 
     def legal_moves(self) -> list[Move]:
@@ -270,9 +160,20 @@ class Match:
         if self.over:
             raise IllegalMove("the game is over")
         rnd = self.round
+        seat = rnd.turn
         rnd.push(move)
+        scoring = self.scoring
+        if scoring.scores_during_play:
+            gained = 0
+            if isinstance(move, Play | PlayDoubles):
+                gained = scoring.lay_points(rnd, seat, move)
+                self.during[self.opts.unit_of(seat)] += gained
+            self.points.append(gained)
         if rnd.end is not None:
-            self._score(rnd)
+            counts = rnd.counts()
+            self._record(
+                rnd, counts, scoring.settle(self.sheet, self.eggs, rnd, counts, self.during)
+            )
 
     def timeout(self, seat: int) -> None:
         """``seat`` let its clock run out: the round is interrupted, unscored, and the game ends."""
@@ -280,54 +181,10 @@ class Match:
             raise IllegalMove("the game is over")
         rnd = self.round
         rnd.interrupt(seat)
-        self._record(rnd, [0] * len(self.sheet), list(self.sheet), self.eggs)
-        accounts = [self.sheet[self.opts.unit_of(s)].account for s in range(self.opts.players)]
-        self.result = MatchResult(
-            [], [a.account for a in self.sheet], rating_after_timeout(accounts, seat), seat
-        )
+        settlement = self.scoring.timeout(self.sheet, self.eggs, seat, self.during)
+        self._record(rnd, rnd.counts(), settlement)
 
-    def unit_counts(self, counts: list[int], out_seat: int | None) -> list[int]:
-        """Each unit's round count; a team whose player went out counts 0."""
-        opts = self.opts
-        if not opts.teams:
-            return list(counts)
-        totals = [0] * opts.units
-        for seat, c in enumerate(counts):
-            totals[opts.unit_of(seat)] += c
-        if out_seat is not None:
-            totals[opts.unit_of(out_seat)] = 0
-        return totals
-
-    def _score(self, rnd: Round) -> None:
-        end = rnd.end
-        assert end is not None
-        opts = self.opts
-        counts = rnd.counts()
-        out_seat = end.seat if end.kind == "out" else None
-        bonus = 0
-        if opts.special_doubles:
-            bonus = SPECIAL_BONUS.get(rnd.first_tile, 0) + SPECIAL_BONUS.get(rnd.last_tile, 0)
-        settlement = settle(
-            opts,
-            self.sheet,
-            self.unit_counts(counts, out_seat),
-            out_unit=None if out_seat is None else opts.unit_of(out_seat),
-            eggs=self.eggs,
-            bonus=bonus,
-        )
-        self._record(rnd, settlement.charged, settlement.after, settlement.eggs)
-        limit = opts.loss_limit
-        losers = sorted(
-            (u for u, a in enumerate(self.sheet) if a.account >= limit),
-            key=lambda u: -self.sheet[u].account,
-        )
-        if losers:
-            accounts = [a.account for a in self.sheet]
-            per_seat = [accounts[opts.unit_of(s)] for s in range(opts.players)]
-            seat_losers = [s for s in range(opts.players) if opts.unit_of(s) in losers]
-            self.result = MatchResult(losers, accounts, rating_after_game(per_seat, seat_losers))
-
-    def _record(self, rnd: Round, charged: list[int], after: list[Account], eggs: int) -> None:
+    def _record(self, rnd: Round, counts: list[int], settlement: Settlement) -> None:
         assert rnd.end is not None
         self.results.append(
             RoundResult(
@@ -335,12 +192,16 @@ class Match:
                 self.redeals,
                 rnd,
                 rnd.end,
-                rnd.counts(),
+                counts,
                 self.sheet,
-                charged,
-                after,
-                eggs,
+                settlement.sheet,
+                settlement.entries,
+                settlement.gained,
+                settlement.eggs,
+                list(self.points),
+                settlement.decides,
             )
         )
-        self.sheet = after
-        self.eggs = eggs
+        self.sheet = settlement.sheet
+        self.eggs = settlement.eggs
+        self.result = settlement.result

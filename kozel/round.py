@@ -40,7 +40,8 @@ from kozel.core import (
     mask_of,
     tiles_of,
 )
-from kozel.rules import HAND_SIZE, Options, Ruleset
+from kozel.options import Options
+from kozel.rules import HAND_SIZE, Ruleset
 
 EndKind = Literal["out", "fish", "timeout"]
 
@@ -106,13 +107,14 @@ class Deal:
     def __repr__(self) -> str:
         return f"Deal(hands={self.hands!r}, bazaar={self.bazaar!r})"
 
-    def validate(self, players: int) -> None:
-        """Raise ``ValueError`` unless this is a deal of the whole set to ``players`` hands."""
+    def validate(self, players: int, hand_size: int = HAND_SIZE) -> None:
+        """Raise ``ValueError`` unless this is a deal of the whole set to ``players`` hands
+        of ``hand_size`` tiles."""
         if len(self.hands) != players:
             raise ValueError(f"the deal has {len(self.hands)} hands for {players} players")
         for seat, hand in enumerate(self.hands):
-            if len(hand) != HAND_SIZE:
-                raise ValueError(f"hand {seat} has {len(hand)} tiles, not {HAND_SIZE}")
+            if len(hand) != hand_size:
+                raise ValueError(f"hand {seat} has {len(hand)} tiles, not {hand_size}")
         every = Counter(t for hand in (*self.hands, self.bazaar) for t in hand)
         if len(every) != TILE_COUNT or max(every.values()) > 1:
             twice = sorted(t for t, n in every.items() if n > 1)
@@ -129,11 +131,14 @@ class Deal:
         return any(map(needs_redeal, self.masks))
 
 
-def deal_tiles(rng: random.Random, players: int) -> tuple[Deal, int]:
-    """Shuffle and deal until no hand needs a redeal; return the deal and the redeal count."""
+def deal_tiles(
+    rng: random.Random, players: int, hand_size: int = HAND_SIZE, redeal: bool = True
+) -> tuple[Deal, int]:
+    """Shuffle and deal ``hand_size`` tiles to each player until no hand needs a redeal (when
+    the game has ``redeal``); return the deal and the redeal count."""
     redeals = 0
     tiles = list(range(TILE_COUNT))
-    cut = players * HAND_SIZE
+    cut = players * hand_size
     uniform = rng.random
     while True:
         # Fisher-Yates from uniform floats: the bias is below 2**-50 per step, and it is
@@ -142,10 +147,10 @@ def deal_tiles(rng: random.Random, players: int) -> tuple[Deal, int]:
             j = int(uniform() * (i + 1))
             tiles[i], tiles[j] = tiles[j], tiles[i]
         deal = Deal(
-            tuple([tuple(tiles[i : i + HAND_SIZE]) for i in range(0, cut, HAND_SIZE)]),
+            tuple([tuple(tiles[i : i + hand_size]) for i in range(0, cut, hand_size)]),
             tuple(tiles[cut:]),
         )
-        if not deal.needs_redeal():
+        if not redeal or not deal.needs_redeal():
             return deal, redeals
         redeals += 1
 
@@ -174,6 +179,8 @@ def _plays_of_subsets(closing: bool) -> tuple[dict[int, tuple[Play, ...]], ...]:
 
 
 _PLAYS_OF, _CLOSING_PLAYS_OF = _plays_of_subsets(False), _plays_of_subsets(True)
+HUNDRED = Play(DOUBLE_OF[6], None, False, True)
+"""Sea Goat's lead of 6-6 that declares the hundred."""
 _LINE_ARMS, _CROSS_ARMS = range(2), range(MAX_ARMS)
 
 
@@ -192,6 +199,8 @@ class Round:
         "first_tile",
         "hands",
         "history",
+        "hundred",
+        "hundred_ok",
         "last_tile",
         "layout",
         "lead_mask",
@@ -203,17 +212,24 @@ class Round:
     )
 
     def __init__(
-        self, rules: Ruleset, opts: Options, deal: Deal, leader: int, lead_mask: int
+        self,
+        rules: Ruleset,
+        opts: Options,
+        deal: Deal,
+        leader: int,
+        lead_mask: int,
+        hundred_ok: bool = False,
     ) -> None:
         self.rules = rules
         self.opts = opts
         self.players = opts.players
         self.deal = deal
         self.hands: list[int] = list(deal.masks)
-        reserve = min(opts.bazaar_reserve, len(deal.bazaar))
-        self.drawable = len(deal.bazaar) - reserve
+        left = len(deal.bazaar)
+        reserve = min(opts.reserve_size(), left) if rules.draws else left
+        self.drawable = left - reserve
         self.drawn = 0
-        self._dead = DOUBLES_MASK if opts.fish_ignores_double else 0
+        self._dead = DOUBLES_MASK if opts.ignores_doubles() else 0
         """Tiles that never hold a fish open: the reserve, and doubles when they are ignored."""
         if reserve:
             self._dead |= mask_of(deal.bazaar[self.drawable :])
@@ -225,6 +241,10 @@ class Round:
         self.turn = leader
         self.lead_mask = lead_mask & self.hands[leader]
         self.history: list[Event] = []
+        self.hundred_ok = hundred_ok and bool(self.lead_mask >> DOUBLE_OF[6] & 1)
+        """The leader may declare Sea Goat's hundred with his lead of 6-6."""
+        self.hundred = -1
+        """The seat that declared the hundred this round, or -1."""
         self.end: RoundEnd | None = None
         self.first_tile: Tile = -1
         self.last_tile: Tile = -1
@@ -268,7 +288,10 @@ class Round:
         hand = self.hands[self.turn]
         layout = self.layout
         if layout.first < 0:
-            return [LEAD[t] for t in tiles_of(self.lead_mask)]
+            leads: list[Move] = [LEAD[t] for t in tiles_of(self.lead_mask)]
+            if self.hundred_ok:
+                leads.append(HUNDRED)
+            return leads
         ends = layout.ends
         if self._line:  # the hot path of the line games: two arms, one tile a turn
             moves: list[Move] = [
@@ -301,6 +324,7 @@ class Round:
         pair is listed in both orders."""
         layout = self.layout
         both_orders = self.rules.spinner and layout.spinner < 0
+        close_choices = (False, True) if self.rules.closing else (False,)
         options = []
         for k in self._arms:
             e = layout.ends[k]
@@ -311,7 +335,7 @@ class Round:
             for chosen in combinations(options, size):
                 if len({t for _, t in chosen}) < size:
                     continue
-                for closes in product((False, True), repeat=size):
+                for closes in product(close_choices, repeat=size):
                     plays = tuple(Play(t, k, c) for (k, t), c in zip(chosen, closes, strict=True))
                     sets.append(PlayDoubles(plays))
                     if both_orders:
@@ -339,6 +363,7 @@ class Round:
                 and 0 <= t < TILE_COUNT
                 and hand >> t & 1
                 and not move.close
+                and not move.hundred
                 and (end := ends[arm]) >= 0
                 and (shown := OTHER_HALF[t][end]) >= 0
                 and not layout.closed[arm]
@@ -407,6 +432,8 @@ class Round:
         if layout.first < 0:
             layout.lead(t, self.rules.spinner)
             self.first_tile = t
+            if play.hundred:
+                self.hundred = self.turn
         else:
             assert play.arm is not None
             layout.attach(t, play.arm, play.close, self.rules.spinner)
@@ -447,11 +474,19 @@ class Round:
                 raise IllegalMove("the first tile of a round is laid without an arm")
             if play.close:
                 raise IllegalMove("the first tile of a round is never closed")
+            if play.hundred and not self.hundred_ok:
+                raise IllegalMove(
+                    "only a leader with a record who holds 6-6 may declare the hundred"
+                )
+            if play.hundred and t != DOUBLE_OF[6]:
+                raise IllegalMove("the hundred is declared with a lead of 6-6")
             if not self.lead_mask >> t & 1:
                 allowed = " or ".join(TILE_NAMES[x] for x in tiles_of(self.lead_mask))
                 raise IllegalMove(f"{name} may not lead this round; lead {allowed}")
             return
         arm = play.arm
+        if play.hundred:
+            raise IllegalMove("the hundred is declared with the first tile of a round")
         if arm is None:
             raise IllegalMove(f"{name} needs an arm: the layout is already started")
         if not (type(arm) is int and arm in self._arms and ends[arm] >= 0):

@@ -15,7 +15,8 @@ from typing import Any
 
 from kozel.bots import Bot, make_bot
 from kozel.match import Match
-from kozel.rules import Options, Ruleset
+from kozel.options import Options
+from kozel.rules import Ruleset
 from kozel.views import view_for
 
 Z95 = 1.959964

@@ -48,8 +48,11 @@ from kozel.core import (
     Tile,
     tile,
 )
-from kozel.match import Account, Match, RoundResult
-from kozel.rules import Options, Ruleset
+from kozel.match import Match, RoundResult
+from kozel.options import Options
+from kozel.rules import Ruleset
+from kozel.scoring.base import Cell
+from kozel.scoring.goat import Account
 from kozel.views import ArmView, SeatView, view_for
 
 Ask = Callable[[str], str]
@@ -470,7 +473,7 @@ class TerminalGame:
         if opts.teams:
             partner = (self.seat + 2) % opts.players
             lines.append(f"Teams: you and seat {partner} against the other two.")
-        lines.append(f"Whoever reaches {opts.loss_limit} is the Goat.")
+        lines.append(self.match.scoring.goal())
         if self.seed is not None:
             lines.append(f"Seed {self.seed}.")
         lines.append("Type ? at the prompt for help.")
@@ -542,7 +545,10 @@ class TerminalGame:
             self.say("Several doubles at once: type them together, e.g. 3-3 5-5.")
         self.say("Also: sheet (the score sheet), look (the table again), quit (q).")
 
-    def _account(self, account: Account) -> Text:
+    def _account(self, account: Cell) -> Text:
+        """A unit's sheet cell: an account (red when open, remembered in yellow) or a score."""
+        if not isinstance(account, Account):
+            return Text(str(account))
         style = OPEN_STYLE if account.open else REMEMBERED_STYLE if account.remembered else ""
         return Text(account.show(), style=style)
 
@@ -580,6 +586,10 @@ class TerminalGame:
             self.say(f"{who.capitalize()} went out.")
         else:
             self.say(f"Fish! {who.capitalize()} blocked the layout (the fisherman).")
+        if result.decides is not None:
+            side = self.name(result.decides["seat"])
+            verdict = "wins" if result.decides["won"] else "loses"
+            self.say(f"This round decides the game at once: {side}'s side {verdict}.")
         table = Table(title=f"Round {len(self.match.results)} over", title_justify="left")
         for column in ("", "hand count", "before", "this round", "after"):
             table.add_column(column, justify="left" if not column else "right")
@@ -606,17 +616,25 @@ class TerminalGame:
         assert result is not None
         opts = self.opts
         self.console.rule("Game over", style="cyan")
-        goats = [self.unit_name(u) for u in result.losers]
-        mine = opts.unit_of(self.seat) in result.losers
-        if opts.teams:
-            self.say(f"The Goat: {_words(goats)}" + (" — that is you!" if mine else "."))
-        elif mine:
-            self.say("You are the Goat!")
+        if result.kind == "winners":
+            winners = [self.unit_name(u) for u in result.winners]
+            mine = opts.unit_of(self.seat) in result.winners
+            if not winners:
+                self.say("The game was interrupted.")
+            else:
+                self.say(f"Won by {_words(winners)}" + (" — that is you!" if mine else "."))
         else:
-            self.say(f"The Goat: {_words(goats)}.")
+            goats = [self.unit_name(u) for u in result.losers]
+            mine = opts.unit_of(self.seat) in result.losers
+            if opts.teams:
+                self.say(f"The Goat: {_words(goats)}" + (" — that is you!" if mine else "."))
+            elif mine:
+                self.say("You are the Goat!")
+            else:
+                self.say(f"The Goat: {_words(goats)}.")
         table = Table(title="Rating", title_justify="left")
         table.add_column("seat")
-        table.add_column("account", justify="right")
+        table.add_column("account" if result.kind == "losers" else "score", justify="right")
         table.add_column("rating", justify="right")
         for s in range(opts.players):
             account = result.accounts[opts.unit_of(s)]

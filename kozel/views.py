@@ -11,19 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kozel.core import (
-    TILE_NAMES,
-    Draw,
-    Knock,
-    Move,
-    Play,
-    PlayDoubles,
-    Tile,
-    tiles_of,
-)
-from kozel.match import Account, Match
+from kozel.codec import event_to_dict, move_to_dict
+from kozel.core import TILE_NAMES, Move, Play, PlayDoubles, Tile, tiles_of
+from kozel.match import Match
+from kozel.options import Options
 from kozel.round import Round
-from kozel.rules import Options, Ruleset
+from kozel.rules import Ruleset
+from kozel.scoring.base import Cell
+from kozel.scoring.goat import Account
+
+__all__ = ["ArmView", "LastRound", "SeatView", "event_to_dict", "move_to_dict", "view_for"]
 
 PublicEvent = tuple[int, Move, Tile]
 """``(seat, move, drawn)`` where ``drawn`` is the tile only for the viewer's own draws, else -1."""
@@ -46,6 +43,7 @@ class LastRound:
     seat: int
     counts: tuple[int, ...]
     charged: tuple[int, ...]
+    """Per unit, what the round added: the charge (Goat) or the points (races)."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +66,14 @@ class SeatView:
     leader: int
     turn: int | None
     round_number: int
-    sheet: tuple[Account, ...]
+    sheet: tuple[Cell, ...]
+    """Per scoring unit: an ``Account`` in Goat, a score in the races."""
     eggs: int
     legal_moves: tuple[Move, ...]
     last_round: LastRound | None
     over: bool
+    hundred: int = -1
+    """The seat that declared Sea Goat's hundred this round, or -1."""
 
     @property
     def hand_mask(self) -> int:
@@ -108,9 +109,10 @@ class SeatView:
             "leader": self.leader,
             "turn": self.turn,
             "round": self.round_number,
-            "sheet": [a.to_dict() for a in self.sheet],
+            "sheet": [a.to_dict() if isinstance(a, Account) else a for a in self.sheet],
             "eggs": self.eggs,
             "legal_moves": [move_to_dict(m) for m in self.legal_moves],
+            "hundred": self.hundred,
             "last_round": None
             if self.last_round is None
             else {
@@ -125,9 +127,9 @@ class SeatView:
 def view_from_dict(data: dict[str, Any]) -> SeatView:
     """Rebuild a view from :meth:`SeatView.to_dict` (what a client receives), e.g. to let a
     Kozel bot play for a remote client. Raises ``ValueError`` on malformed data."""
+    from kozel.codec import parse_move
     from kozel.core import parse_tile
-    from kozel.notation import parse_move
-    from kozel.rules import get_game
+    from kozel.games import get_game
 
     rules = get_game(data["game"])
     opts = rules.options(data["options"], complete=True)
@@ -167,7 +169,10 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         leader=data["leader"],
         turn=data["turn"],
         round_number=data["round"],
-        sheet=tuple(Account(a["account"], a["open"], a["remembered"]) for a in data["sheet"]),
+        sheet=tuple(
+            Account(a["account"], a["open"], a["remembered"]) if isinstance(a, dict) else int(a)
+            for a in data["sheet"]
+        ),
         eggs=data["eggs"],
         legal_moves=legal,
         last_round=None
@@ -179,36 +184,8 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
             tuple(last["charged"]),
         ),
         over=data["over"],
+        hundred=data.get("hundred", -1),
     )
-
-
-def move_to_dict(move: Move) -> dict[str, Any]:
-    """A move as the record writes it (without the seat)."""
-    if isinstance(move, Play):
-        out: dict[str, Any] = {"play": TILE_NAMES[move.tile]}
-        if move.arm is not None:
-            out["arm"] = move.arm
-        if move.close:
-            out["close"] = True
-        return out
-    if isinstance(move, PlayDoubles):
-        return {
-            "doubles": [
-                {"tile": TILE_NAMES[p.tile], "arm": p.arm, "close": p.close} for p in move.plays
-            ]
-        }
-    if isinstance(move, Draw):
-        return {"draw": True}
-    assert isinstance(move, Knock)
-    return {"knock": True}
-
-
-def event_to_dict(seat: int, move: Move, drawn: Tile) -> dict[str, Any]:
-    """One history entry; a draw shows its tile only when ``drawn`` is known (``>= 0``)."""
-    out = {"seat": seat, **move_to_dict(move)}
-    if isinstance(move, Draw) and drawn >= 0:
-        out["draw"] = TILE_NAMES[drawn]
-    return out
 
 
 def arm_chains(rnd: Round) -> list[list[Tile]]:
@@ -238,7 +215,7 @@ def view_for(match: Match, seat: int | None) -> SeatView:
     if match.results:
         result = match.results[-1]
         last = LastRound(
-            result.end.kind, result.end.seat, tuple(result.counts), tuple(result.charged)
+            result.end.kind, result.end.seat, tuple(result.counts), tuple(result.gained)
         )
     return SeatView(
         rules=match.rules,
@@ -261,4 +238,5 @@ def view_for(match: Match, seat: int | None) -> SeatView:
         legal_moves=tuple(rnd.legal_moves()) if own_turn else (),
         last_round=last,
         over=match.over,
+        hundred=rnd.hundred,
     )

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from kozel.core import InvalidOption
+from kozel.games import BLOCK, CLASSIC, DONKEY, DRAW, GOAT, SEA_GOAT
 from kozel.match import Match
+from kozel.options import Options
 from kozel.round import Round
-from kozel.rules import DONKEY, GOAT, Options, Ruleset
+from kozel.rules import Ruleset
 
 OPTION_SETS: list[tuple[Ruleset, dict[str, object]]] = [
     (GOAT, {}),
@@ -27,6 +30,37 @@ OPTION_SETS: list[tuple[Ruleset, dict[str, object]]] = [
 
 def option_sets() -> list[tuple[Ruleset, Options]]:
     return [(rules, rules.options(raw)) for rules, raw in OPTION_SETS]
+
+
+def option_matrix(rules: Ruleset) -> list[dict[str, object]]:
+    """A game's option sets, generated from its declared options: the defaults, then each
+    option changed alone (every other choice, the other flag, an integer a quarter of its
+    default); a set that needs another option (teams needs 4 players) gets it."""
+    sets: list[dict[str, object]] = [{}]
+    for spec in rules.option_specs:
+        if spec.kind == "bool":
+            values: list[object] = [not spec.default]
+        elif spec.choices:
+            values = [c for c in spec.choices if c != spec.default]
+        else:
+            assert isinstance(spec.default, int)
+            values = [max(spec.minimum or 0, spec.default // 4)]
+        for value in values:
+            raw: dict[str, object] = {spec.name: value}
+            try:
+                rules.options(raw)
+            except InvalidOption:
+                raw = {"players": 4, "teams": True, **raw}
+                rules.options(raw)
+            sets.append(raw)
+    return sets
+
+
+NEW_GAMES = (DRAW, BLOCK, CLASSIC, SEA_GOAT)
+MATRIX: list[tuple[Ruleset, dict[str, object]]] = [
+    (rules, raw) for rules in NEW_GAMES for raw in option_matrix(rules)
+]
+"""The option sets of the games that came with the game protocol, from the registry."""
 
 
 def play_random(

@@ -3,63 +3,124 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from kozel.bots.greedy import GreedyBot
 from kozel.bots.kernel import (
     GREEDY,
+    KernelUnsupported,
     SplitMix,
     _kernel,
     from_kernel,
     pack_model,
     pack_round,
+    pack_scoring,
+    supports,
     to_kernel,
 )
 from kozel.bots.sampling import lacked_values
+from kozel.games import DRAW
 from kozel.match import Match
-from kozel.round import Round
+from kozel.scoring.base import Scoring
+from kozel.scoring.goat import Account
 from kozel.views import view_for
-from tests.randomplay import OPTION_SETS, option_sets
+from tests.randomplay import MATRIX, OPTION_SETS, option_sets
 
 ROUNDS_PER_SET = 300
+PENALTY = 150.0
+SETS = [*OPTION_SETS, *MATRIX]
 
 
-def compare_from(rnd: Round, seed: int) -> int:
-    """Let the kernel play ``rnd`` out with splitmix choices, replay the same choices in the
-    engine, and compare move lists, moves, the end and the hands. Returns the moves made."""
-    log, end_kind, end_seat, hands = _kernel.trace(pack_round(rnd), seed)
+def python_cost(match: Match) -> list[float]:
+    """What the round just finished cost each unit under the game's scoring policy, as the
+    kernel costs it: the charge (plus the penalty for becoming the Goat) in Goat; minus the
+    change of the score (less the penalty for winning the game) in the races."""
+    result = match.results[-1]
+    over = match.result
+    costs = []
+    for u, (before, after, entry) in enumerate(
+        zip(result.before, result.after, result.entries, strict=True)
+    ):
+        if isinstance(before, Account):
+            cost = float(entry["charged"])
+            limit = match.opts.loss_limit  # type: ignore[attr-defined]
+            if after.account >= limit > before.account:
+                cost += PENALTY
+        else:
+            cost = float(before - after)
+            if over is not None and u in over.winners:
+                cost -= PENALTY
+        costs.append(cost)
+    return costs
+
+
+def compare_from(match: Match, seed: int) -> int:
+    """Let the kernel play the match's round out with splitmix choices, replay the same
+    choices in the engine, and compare move lists, moves, the end, the hands and what the
+    round costs each unit. Returns the moves made."""
+    rnd = match.round
+    scoring = pack_scoring(match.rules, match.opts, match.sheet, match.eggs, PENALTY)
+    log, end_kind, end_seat, hands, costs = _kernel.trace(pack_round(rnd), seed, scoring)
     rng = SplitMix(seed)
     for step, (turn, count, kernel_move) in enumerate(log):
         moves = rnd.legal_moves()
         assert turn == rnd.turn, f"step {step}"
         assert count == len(moves), f"step {step}: {moves}"
         assert [to_kernel(m) for m in moves][rng.next() % count] == kernel_move
-        move = from_kernel(kernel_move)
-        rnd.push(move)
+        match.push(from_kernel(kernel_move))
     assert rnd.end is not None
     assert (end_kind, end_seat) == ({"out": 1, "fish": 2}[rnd.end.kind], rnd.end.seat)
     assert tuple(rnd.hands) == hands
+    assert costs == python_cost(match)
     return len(log)
 
 
-@pytest.mark.parametrize("index", range(len(OPTION_SETS)))
+@pytest.mark.parametrize("index", range(len(SETS)))
 def test_kernel_agrees_with_the_engine(index: int) -> None:
-    rules, opts = option_sets()[index]
+    """Move by move and round cost by round cost, from deals and from positions part-way
+    through a round, after a few earlier rounds so that the sheet is not empty."""
+    rules, raw = SETS[index]
+    opts = rules.options(raw)
     picker = random.Random(index)
     total = 0
-    for seed in range(ROUNDS_PER_SET):
+    rounds = ROUNDS_PER_SET if index < len(OPTION_SETS) else ROUNDS_PER_SET // 2
+    for seed in range(rounds):
         match = Match(rules, opts, seed)
+        for _ in range(picker.randrange(0, 4)):
+            rnd = match.next_round()
+            while not rnd.over:
+                moves = rnd.legal_moves()
+                match.push(moves[picker.randrange(len(moves))])
+            if match.over:
+                break
+        if match.over:
+            continue
         rnd = match.next_round()
         # start from the deal, or from a random position part-way through the round
         for _ in range(picker.randrange(0, 12)):
             if rnd.over:
                 break
             moves = rnd.legal_moves()
-            rnd.push(moves[picker.randrange(len(moves))])
+            match.push(moves[picker.randrange(len(moves))])
         if not rnd.over:
-            total += compare_from(rnd, seed * 7919 + index)
-    assert total > ROUNDS_PER_SET * 5
+            total += compare_from(match, seed * 7919 + index)
+    assert total > rounds * 3
+
+
+def test_the_kernel_refuses_a_scoring_it_does_not_know() -> None:
+    """A game whose scoring policy the kernel does not know is refused, never costed as
+    Goat: by the Python side, and by the kernel itself for an unknown scoring kind."""
+    odd = replace(DRAW, id="odd", scoring=Scoring)
+    assert not supports(odd)
+    with pytest.raises(KernelUnsupported, match="does not know how odd scores"):
+        pack_scoring(odd, DRAW.options(), (0, 0, 0, 0), 0, PENALTY)
+    match = Match(DRAW, DRAW.options(), 1)
+    match.next_round()
+    scoring = pack_scoring(DRAW, match.opts, match.sheet, 0, PENALTY)
+    with pytest.raises(ValueError, match="does not know this game's scoring"):
+        _kernel.trace(pack_round(match.round), 1, (7, *scoring[1:]))
 
 
 def test_kernel_lists_moves_like_legal_moves_in_a_crowded_donkey_position() -> None:
@@ -79,11 +140,12 @@ def test_kernel_lists_moves_like_legal_moves_in_a_crowded_donkey_position() -> N
     assert checked > 50
 
 
-@pytest.mark.parametrize("index", range(len(OPTION_SETS)))
+@pytest.mark.parametrize("index", range(len(SETS)))
 def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
     """Policy 2 scores every legal move as GreedyBot.score does (in tenths), keeps the
     values each seat lacks as sampling.lacked_values does, and plays a best move."""
-    rules, opts = option_sets()[index]
+    rules, raw = SETS[index]
+    opts = rules.options(raw)
     picker = random.Random(index)
     bot = GreedyBot()
     steps = checked = 0

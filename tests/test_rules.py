@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kozel.core import InvalidOption, parse_tile, tile_str
-from kozel.rules import DONKEY, GOAT, get_game
+from kozel.games import DONKEY, GOAT, get_game
 
 
 def test_defaults() -> None:
@@ -28,8 +28,9 @@ def test_defaults() -> None:
         ({"teams": "yes"}, "option 'teams' must be true or false; got 'yes'"),
         ({"fish_mode": "fast"}, "must be one of everyone, all_to_loser, own_to_loser"),
         ({"bazaar_reserve": 3}, "option 'bazaar_reserve' must be one of 0, 1, 2; got 3"),
-        ({"open_threshold": 0}, "option 'open_threshold' must be an integer >= 1; got 0"),
-        ({"loss_limit": True}, "option 'loss_limit' must be an integer >= 1; got True"),
+        ({"loss_limit": 10_001}, "option 'loss_limit' must be an integer 1..10000; got 10001"),
+        ({"open_threshold": 0}, "option 'open_threshold' must be an integer 1..1000; got 0"),
+        ({"loss_limit": True}, "option 'loss_limit' must be an integer 1..10000; got True"),
         ({"colour": 1}, "goat has no option 'colour'; its options are players, teams"),
         ({"teams": True, "players": 3}, "teams needs players = 4; got players = 3"),
         ({"lead_by": "winner_partner"}, "lead_by = winner_partner needs teams = true"),
@@ -52,7 +53,7 @@ def test_command_line_values_are_parsed() -> None:
     assert (opts.players, opts.fish_ignores_double, opts.loss_limit) == (2, False, 150)
     with pytest.raises(InvalidOption, match="expected key=value"):
         GOAT.parse_options(["players"])
-    with pytest.raises(InvalidOption, match="must be an integer >= 1; got 'many'"):
+    with pytest.raises(InvalidOption, match=r"must be an integer 1\.\.10000; got 'many'"):
         GOAT.parse_options(["loss_limit=many"])
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from kozel.core import DRAW, IllegalMove, Play
+from kozel.games import DONKEY, GOAT
 from kozel.match import Match, settle
 from kozel.notation import record_of, replay
-from kozel.rules import DONKEY, GOAT, Options
+from kozel.options import Options
 from tests.scripting import (
     CLOSED_HANDS,
     CLOSED_SCRIPT,
@@ -32,6 +33,11 @@ TIE_33 = ("0-3 0-5 1-3 1-5", "1-6 3-3 3-4 4-4", "6-6 5-6 4-6 0-0", "5-5 4-5 3-6 
 """Counts by role 18, 28, 33, 33: roles 2 and 3 tie for the highest count."""
 TOP_ROLE_1 = ("5-5 4-5 3-6 1-3", "6-6 5-6 4-6 0-1", "0-0 0-3 1-6 4-4", "0-4 0-5 1-5 3-3 3-4")
 """Counts by role 32, 34, 18, 28: role 1 alone has the highest count."""
+
+
+def GOAT_OPTIONS(**raw: object) -> Options:
+    """Goat's options with some set (typed values, as a request has them)."""
+    return GOAT.options(raw)
 
 
 def goat_match(**options: object) -> Match:
@@ -99,7 +105,7 @@ def test_eggs_chain_through_settle() -> None:
     """§2.6 as a pure function over four chained rounds (all_to_loser): tie → +30, tie again →
     +30 + 20, then an out round with eggs pending charges everyone as usual and gives the eggs
     to the single highest of the others."""
-    opts = Options(fish_mode="all_to_loser")
+    opts = GOAT_OPTIONS(fish_mode="all_to_loser")
     sheet = accts("+5 0 +12 20")
     s = settle(opts, sheet, [4, 10, 10, 6], out_unit=None, eggs=0)
     assert s.charged == [0, 0, 0, 0] and s.after == sheet and s.eggs == 30
@@ -152,7 +158,7 @@ def test_own_to_loser_ties_through_settle() -> None:
     """§2.6 own_to_loser: a tie is a draw (nobody charged, remembered unchanged, eggs = sum of
     all counts); ties keep adding; the single highest then takes his own count plus the eggs,
     which open his account although his own count alone would not."""
-    opts = Options(fish_mode="own_to_loser")
+    opts = GOAT_OPTIONS(fish_mode="own_to_loser")
     sheet = accts("+9 +4 30 0")
     s = settle(opts, sheet, [7, 7, 1, 3], out_unit=None, eggs=0)
     assert (s.charged, s.after, s.eggs) == ([0, 0, 0, 0], sheet, 18)
@@ -187,7 +193,7 @@ def test_team_partner_out() -> None:
 def test_team_partner_out_keeps_no_remembered_points() -> None:
     """§2.7 with §2.5: the team of the player who went out scores 0 and forgets its remembered
     points, whatever the partner holds."""
-    opts = Options(teams=True)
+    opts = GOAT_OPTIONS(teams=True)
     s = settle(opts, accts("+11 +6"), [0, 12], out_unit=0, eggs=0)
     assert s.charged == [0, 12] and shown(s.after) == "0 +18"
 

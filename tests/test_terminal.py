@@ -21,8 +21,8 @@ from kozel.core import (
     parse_tile,
     tiles_of,
 )
+from kozel.games import get_game
 from kozel.match import Match
-from kozel.rules import get_game
 from kozel.terminal import (
     MOVE_PROMPT,
     NEXT_ROUND_PROMPT,

@@ -14,6 +14,7 @@ from kozel.core import (
     tile_str,
     tiles_of,
 )
+from kozel.games import DONKEY, GOAT
 from kozel.match import (
     Account,
     Match,
@@ -23,8 +24,9 @@ from kozel.match import (
     settle,
 )
 from kozel.notation import record_of, replay
+from kozel.options import Options
 from kozel.round import Deal, Round, needs_redeal
-from kozel.rules import DONKEY, GOAT, Options, Ruleset
+from kozel.rules import Ruleset
 from tests.scripting import (
     CLOSED_HANDS,
     CLOSED_SCRIPT,
@@ -42,6 +44,11 @@ from tests.scripting import (
 )
 
 MASHA, ALEX, OLYA, SERG = 0, 1, 2, 3
+
+
+def GOAT_OPTIONS(**raw: object) -> Options:
+    """Goat's options with some set (typed values, as a request has them)."""
+    return GOAT.options(raw)
 
 
 def names(ts: list[int]) -> list[str]:
@@ -245,7 +252,7 @@ def test_sheet_example_masha_goes_out() -> None:
     """§2.5 worked example: Masha out (remembered reset), Alex +3, Olya's 13 opens at 20,
     Serg's 5 joins his remembered 4."""
     before = accts("+19 0 +7 +4")
-    s = settle(Options(), before, [0, 3, 13, 5], out_unit=MASHA, eggs=0)
+    s = settle(GOAT_OPTIONS(), before, [0, 3, 13, 5], out_unit=MASHA, eggs=0)
     assert s.charged == [0, 3, 13, 5]
     assert s.after == [
         Account(0, False, 0),
@@ -260,7 +267,7 @@ def test_sheet_example_masha_goes_out() -> None:
 def test_open_threshold_is_a_single_rounds_count() -> None:
     """§2.5: 12 or less is remembered even when the remembered sum passes 12; 13 opens; an
     open account takes every count, however small; going out keeps an open account."""
-    opts = Options()
+    opts = GOAT_OPTIONS()
     s = settle(opts, accts("+12 +5 30 0"), [0, 12, 1, 13], out_unit=0, eggs=0)
     assert shown(s.after) == "0 +17 31 13"
     s = settle(opts, accts("40 0"), [0, 6], out_unit=0, eggs=0)
@@ -289,7 +296,7 @@ def test_game_over_all_reaching_the_limit_lose_and_remembered_never_counts() -> 
 def test_all_to_loser_example() -> None:
     """§2.6 worked example: counts 2, 3, 13, 5; Olya (highest) is charged the total 23 and with
     her +7 opens at 30; everyone else's remembered points become 0 (an open account stays)."""
-    opts = Options(fish_mode="all_to_loser")
+    opts = GOAT_OPTIONS(fish_mode="all_to_loser")
     s = settle(opts, accts("+19 55 +7 +4"), [2, 3, 13, 5], out_unit=None, eggs=0)
     assert s.charged == [0, 0, 23, 0]
     assert shown(s.after) == "0 55 30 0"
@@ -300,7 +307,7 @@ def test_all_to_loser_example() -> None:
 def test_own_to_loser_charges_only_the_highest_his_own_count() -> None:
     """§2.6 own_to_loser: only the highest count is charged, his own count; the others keep
     their remembered points."""
-    opts = Options(fish_mode="own_to_loser")
+    opts = GOAT_OPTIONS(fish_mode="own_to_loser")
     s = settle(opts, accts("+19 0 +7 +4"), [2, 3, 13, 5], out_unit=None, eggs=0)
     assert s.charged == [0, 0, 13, 0]
     assert shown(s.after) == "+19 0 20 +4"
@@ -309,7 +316,7 @@ def test_own_to_loser_charges_only_the_highest_his_own_count() -> None:
 def test_everyone_fish_charges_each_his_own_count() -> None:
     """§2.6 everyone (the Goat default): each player is charged his own count as in §2.5."""
     assert GOAT.options().fish_mode == "everyone"
-    s = settle(Options(), accts("+19 0 +7 +4"), [2, 3, 13, 5], out_unit=None, eggs=0)
+    s = settle(GOAT_OPTIONS(), accts("+19 0 +7 +4"), [2, 3, 13, 5], out_unit=None, eggs=0)
     assert s.charged == [2, 3, 13, 5]
     assert shown(s.after) == "+21 +3 20 +9"
 
@@ -318,7 +325,7 @@ def test_everyone_fish_charges_each_his_own_count() -> None:
 def test_eggs_example_tie_carries_the_whole_amount(mode: str) -> None:
     """§2.6 eggs worked example: Alex and Olya tie with 14; nobody is charged, nobody's
     remembered points change, and the four counts' sum 35 is carried as eggs (+35)."""
-    opts = Options(fish_mode=mode)  # type: ignore[arg-type]
+    opts = GOAT_OPTIONS(fish_mode=mode)  # type: ignore[arg-type]
     before = accts("+19 0 +7 40")
     s = settle(opts, before, [2, 14, 14, 5], out_unit=None, eggs=0)
     assert s.charged == [0, 0, 0, 0]
@@ -330,7 +337,7 @@ def test_eggs_example_tie_carries_the_whole_amount(mode: str) -> None:
 def test_eggs_go_to_the_next_highest_and_count_toward_opening(mode: str, charge: int) -> None:
     """§2.6: the next round's highest count is charged the eggs in addition; they count as
     part of his round count for opening (6 alone would only be remembered)."""
-    opts = Options(fish_mode=mode)  # type: ignore[arg-type]
+    opts = GOAT_OPTIONS(fish_mode=mode)  # type: ignore[arg-type]
     s = settle(opts, accts("+19 0 +7 +4"), [1, 2, 6, 3], out_unit=None, eggs=35)
     assert s.charged == [0, 0, charge, 0]
     assert s.after[OLYA] == Account(charge + 7, True, 0)
@@ -339,7 +346,7 @@ def test_eggs_go_to_the_next_highest_and_count_toward_opening(mode: str, charge:
 
 def test_eggs_tie_again_adds_to_the_eggs() -> None:
     """§2.6: a second tie adds its own amount to the eggs and everything carries on."""
-    opts = Options(fish_mode="all_to_loser")
+    opts = GOAT_OPTIONS(fish_mode="all_to_loser")
     s = settle(opts, accts("+3 +4 0 0"), [10, 10, 2, 4], out_unit=None, eggs=35)
     assert s.charged == [0, 0, 0, 0] and s.eggs == 35 + 26
     assert shown(s.after) == "+3 +4 0 0"
@@ -349,7 +356,7 @@ def test_out_round_with_eggs_pending() -> None:
     """§2.6 Decision: a round ended by out while eggs are pending charges everyone as usual;
     the eggs go in addition to the single highest count among the others; if that is tied,
     the eggs carry on unchanged."""
-    opts = Options(fish_mode="own_to_loser")
+    opts = GOAT_OPTIONS(fish_mode="own_to_loser")
     s = settle(opts, accts("+19 0 +7 +4"), [0, 3, 9, 5], out_unit=MASHA, eggs=35)
     assert s.charged == [0, 3, 9 + 35, 5]
     assert shown(s.after) == "0 +3 51 +9"
@@ -367,7 +374,7 @@ def test_goat_125_preset() -> None:
     """§3.1: Goat-125 = reserve 1, recorded from 25 at once, all_to_loser (eggs), loser at 125;
     everything else is Goat's default."""
     opts = GOAT.options(GOAT.presets["goat-125"])
-    assert opts == Options(
+    assert opts == GOAT_OPTIONS(
         bazaar_reserve=1, open_threshold=25, fish_mode="all_to_loser", loss_limit=125
     )
     s = settle(opts, accts("0 +20 0"), [24, 0, 25], out_unit=1, eggs=0)
@@ -381,7 +388,7 @@ def test_yard_preset() -> None:
     """§3.3: Yard Goat is team Goat, loser past 100, the winner's partner leads, all_to_loser
     fish with eggs, and the special doubles."""
     opts = GOAT.options(GOAT.presets["yard"])
-    assert opts == Options(
+    assert opts == GOAT_OPTIONS(
         players=4,
         teams=True,
         loss_limit=101,
@@ -405,10 +412,10 @@ def test_yard_lead_with_a_double_unless_only_0_0_or_6_6() -> None:
     6-6 (leading 0-0 or 6-6 is then allowed too); otherwise any tile."""
     yard = GOAT.options(GOAT.presets["yard"])
     hand = mask_of(tiles("6-6 3-3 0-0 1-2 4-5 2-6 0-3"))
-    assert names(tiles_of(GOAT.lead_mask(hand, yard))) == ["0-0", "3-3", "6-6"]
+    assert names(tiles_of(GOAT.later_lead_mask(hand, yard))) == ["0-0", "3-3", "6-6"]
     only_edges = mask_of(tiles("6-6 0-0 1-2 4-5 2-6 0-3 1-4"))
-    assert GOAT.lead_mask(only_edges, yard) == only_edges
-    assert GOAT.lead_mask(hand, GOAT.options({"teams": True})) == hand
+    assert GOAT.later_lead_mask(only_edges, yard) == only_edges
+    assert GOAT.later_lead_mask(hand, GOAT.options({"teams": True})) == hand
 
 
 def test_yard_special_hand_counts() -> None:

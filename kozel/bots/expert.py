@@ -90,10 +90,10 @@ class ExpertBot:
         my_unit = opts.unit_of(me)
         units = opts.units
         kernel_moves = [to_kernel(m) for m in moves]
-        scoring = pack_scoring(opts, view.sheet, view.eggs, GOAT_PENALTY)
+        scoring = pack_scoring(view.rules, opts, view.sheet, view.eggs, GOAT_PENALTY)
         sampler = Sampler(view, self.rng)
         model = pack_model(view, *PLAYOUT_POLICY)
-        dead_doubles = DOUBLES_MASK if opts.fish_ignores_double else 0
+        dead_doubles = DOUBLES_MASK if opts.ignores_doubles() else 0
         ends = [-1, -1, -1, -1]
         closed = [False] * 4
         for arm in view.arms:
@@ -124,6 +124,8 @@ class ExpertBot:
                 me,
                 view.first_tile,
                 -1,
+                False,
+                view.hundred,
             )
             costs = _kernel.evaluate(
                 state,

@@ -80,7 +80,7 @@ class GreedyBot:
                 score -= 1.0
 
         table = view.table | laid
-        ignore = DOUBLES_MASK if view.opts.fish_ignores_double else 0
+        ignore = DOUBLES_MASK if view.opts.ignores_doubles() else 0
         live = FULL_MASK & ~table & ~ignore
         if all(not live & SUIT_MASK[e] for e in open_ends):  # this move makes a fish
             unseen = FULL_MASK & ~table & ~rest

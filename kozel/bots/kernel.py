@@ -1,25 +1,35 @@
 """Python side of the compiled playout kernel: packing positions and moves for it.
 
 The kernel (``kozel/_kernel.c``, built by ``pip install``) plays rounds out from a position
-exactly as :class:`kozel.round.Round` does; ``tests/test_kernel.py`` proves it move by move.
+exactly as :class:`kozel.round.Round` does and costs them as the game's scoring policy does;
+``tests/test_kernel.py`` proves it move by move and round by round. It knows the scoring
+policies and hand counts listed here; :func:`supports` says whether it can play a game, and
+:func:`pack_scoring` refuses any other (:class:`KernelUnsupported`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kozel import _kernel
 from kozel.bots.sampling import lacked_values
 from kozel.core import DOUBLES_MASK, DRAW, KNOCK, Draw, Knock, Move, Play, PlayDoubles, mask_of
-from kozel.match import Account
+from kozel.games import classic_count, goat_count, sea_goat_count
+from kozel.options import Options
 from kozel.round import Round
-from kozel.rules import FISH_MODES, Options, Ruleset
+from kozel.rules import Ruleset, plain_count
+from kozel.scoring.base import Cell
+from kozel.scoring.goat import FISH_MODES, Account, GoatOptions, GoatScoring
+from kozel.scoring.race import RaceOptions, RaceScoring
+from kozel.scoring.sea_goat import SeaGoatOptions, SeaGoatScoring
 from kozel.views import SeatView
 
 if TYPE_CHECKING:
     from kozel._kernel import KernelMove, ModelTuple, ScoringTuple, StateTuple
 
 __all__ = [
+    "KernelUnsupported",
     "SplitMix",
     "_kernel",
     "from_kernel",
@@ -27,11 +37,36 @@ __all__ = [
     "pack_round",
     "pack_scoring",
     "pack_state",
+    "supports",
     "to_kernel",
 ]
 
 _MASK64 = (1 << 64) - 1
-PLAY, DOUBLES, DRAW_KIND, KNOCK_KIND = 0, 1, 2, 3
+PLAY, DOUBLES, DRAW_KIND, KNOCK_KIND, HUNDRED_KIND = 0, 1, 2, 3, 4
+SHEET_GOAT, SHEET_RACE = 0, 1
+COUNT_MODES: dict[Callable[[int, Options], int], int] = {
+    goat_count: 0,
+    plain_count: 1,
+    classic_count: 2,
+    sea_goat_count: 3,
+}
+"""The hand counts the kernel knows, by the game's counting hook."""
+
+
+class KernelUnsupported(ValueError):
+    """The kernel does not know this game's scoring or counts (the bots then play it by a
+    pure-Python path)."""
+
+
+def supports(rules: Ruleset) -> bool:
+    """True when the kernel can play and cost rounds of this game."""
+    return rules.hand_count in COUNT_MODES and rules.scoring in (
+        GoatScoring,
+        RaceScoring,
+        SeaGoatScoring,
+    )
+
+
 UNIFORM, HEAVY, GREEDY = 0, 1, 2
 """Playout policies: uniform; heavy tiles first (a rough greedy); the greedy bot's heuristic."""
 
@@ -52,7 +87,8 @@ class SplitMix:
 
 def to_kernel(move: Move) -> KernelMove:
     if isinstance(move, Play):
-        return PLAY, ((move.tile, -1 if move.arm is None else move.arm, int(move.close)),)
+        kind = HUNDRED_KIND if move.hundred else PLAY
+        return kind, ((move.tile, -1 if move.arm is None else move.arm, int(move.close)),)
     if isinstance(move, PlayDoubles):
         return DOUBLES, tuple(
             (p.tile, p.arm if p.arm is not None else -1, int(p.close)) for p in move.plays
@@ -69,8 +105,11 @@ def from_kernel(move: KernelMove) -> Move:
         return DRAW
     if kind == KNOCK_KIND:
         return KNOCK
-    made = tuple(Play(t, None if arm < 0 else arm, bool(close)) for t, arm, close in plays)
-    return made[0] if kind == PLAY else PlayDoubles(made)
+    made = tuple(
+        Play(t, None if arm < 0 else arm, bool(close), kind == HUNDRED_KIND)
+        for t, arm, close in plays
+    )
+    return PlayDoubles(made) if kind == DOUBLES else made[0]
 
 
 def pack_state(
@@ -88,9 +127,12 @@ def pack_state(
     turn: int,
     first_tile: int,
     last_tile: int,
+    hundred_ok: bool = False,
+    hundred_seat: int = -1,
 ) -> StateTuple:
     """A position for the kernel; ``bazaar`` is the drawable tiles still to come, in order,
-    and ``dead`` the tiles that never hold a fish open (reserve, ignored doubles)."""
+    and ``dead`` the tiles that never hold a fish open (reserve, ignored doubles, the tiles
+    a game without draws leaves out of play)."""
     return (
         players,
         int(rules.spinner),
@@ -109,26 +151,65 @@ def pack_state(
         turn,
         first_tile,
         last_tile,
+        int(hundred_ok),
+        hundred_seat,
     )
 
 
 def pack_scoring(
+    rules: Ruleset,
     opts: Options,
-    sheet: tuple[Account, ...] | list[Account],
+    sheet: Sequence[Cell],
     eggs: int,
     loss_penalty: float,
 ) -> ScoringTuple:
+    """The game's scoring for the kernel: the sheet as it stands, and ``loss_penalty`` (what
+    becoming the Goat costs, or winning a race gains). Raises ``KernelUnsupported`` for a
+    game whose scoring or counts the kernel does not know."""
+    if not supports(rules):
+        raise KernelUnsupported(f"the playout kernel does not know how {rules.id} scores")
+    counts = COUNT_MODES[rules.hand_count]
+    none = (0,) * len(sheet)
+    if isinstance(opts, GoatOptions):
+        accounts = [a for a in sheet if isinstance(a, Account)]
+        return (
+            SHEET_GOAT,
+            counts,
+            0,
+            0,
+            0,
+            0,
+            int(opts.teams),
+            FISH_MODES.index(opts.fish_mode),
+            opts.open_threshold,
+            opts.lone_zero_value,
+            int(opts.special_doubles),
+            opts.loss_limit,
+            eggs,
+            tuple(a.account for a in accounts),
+            tuple(int(a.open) for a in accounts),
+            tuple(a.remembered for a in accounts),
+            loss_penalty,
+        )
+    assert isinstance(opts, RaceOptions)
+    sea = rules.scoring is SeaGoatScoring
     return (
+        SHEET_RACE,
+        counts,
+        int(not sea),
+        opts.open_at if isinstance(opts, SeaGoatOptions) else 0,
+        int(sea),
+        opts.target,
         int(opts.teams),
-        FISH_MODES.index(opts.fish_mode),
-        opts.open_threshold,
-        opts.lone_zero_value,
-        int(opts.special_doubles),
-        opts.loss_limit,
-        eggs,
-        tuple(a.account for a in sheet),
-        tuple(int(a.open) for a in sheet),
-        tuple(a.remembered for a in sheet),
+        0,
+        1,
+        0,
+        0,
+        0,
+        0,
+        tuple(int(score) for score in sheet),
+        none,
+        none,
         loss_penalty,
     )
 
@@ -149,7 +230,7 @@ def pack_model(
     return (
         view.seat,
         int(view.opts.teams),
-        DOUBLES_MASK if view.opts.fish_ignores_double else 0,
+        DOUBLES_MASK if view.opts.ignores_doubles() else 0,
         tuple(lacked_values(view)),
         int(drew),
         own_policy,
@@ -169,7 +250,7 @@ def pack_round(rnd: Round) -> StateTuple:
         rnd.players,
         list(rnd.hands),
         list(rnd.deal.bazaar[rnd.drawn : rnd.drawable]),
-        reserve | (DOUBLES_MASK if rnd.opts.fish_ignores_double else 0),
+        reserve | (DOUBLES_MASK if rnd.opts.ignores_doubles() else 0),
         rnd.lead_mask,
         list(layout.ends),
         list(layout.closed),
@@ -179,4 +260,6 @@ def pack_round(rnd: Round) -> StateTuple:
         rnd.turn,
         rnd.first_tile,
         rnd.last_tile,
+        rnd.hundred_ok,
+        rnd.hundred,
     )

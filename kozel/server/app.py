@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
-from kozel.rules import GAMES
+from kozel.games import GAMES
 from kozel.server import auth
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User

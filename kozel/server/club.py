@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from kozel.bots import LEVELS, check_level
 from kozel.core import InvalidOption
-from kozel.rules import get_game
+from kozel.games import get_game
 from kozel.server import auth
 from kozel.server.db import (
     Game,

@@ -23,10 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 
 from kozel.bots import Bot, make_bot
 from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
+from kozel.games import get_game
 from kozel.match import Match
 from kozel.notation import RecordError, parse_move, record_of, round_sheet
 from kozel.round import Deal, deal_tiles
-from kozel.rules import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.pubsub import PubSub
 from kozel.server.writer import Write, Writer

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from kozel.rules import get_game
+from kozel.games import get_game
 from kozel.server.club import Club
 from kozel.server.db import GameEvent
 from kozel.server.pubsub import Subscription

@@ -66,7 +66,7 @@ def test_every_key_the_code_uses_exists() -> None:
 
 
 def test_every_option_of_every_game_is_labelled_and_explained() -> None:
-    from kozel.rules import GAMES
+    from kozel.games import GAMES
 
     known = strings("en", "options")
     for rules in GAMES.values():

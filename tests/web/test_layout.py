@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kozel.games import DONKEY, GOAT
 from kozel.match import Match
 from kozel.round import Round
-from kozel.rules import DONKEY, GOAT
 from kozel.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import Contexts

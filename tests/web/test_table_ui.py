@@ -10,9 +10,10 @@ from typing import Any
 from playwright.sync_api import Page
 
 from kozel.core import Play, PlayDoubles
+from kozel.games import DONKEY, GOAT
 from kozel.match import Match
 from kozel.round import Round
-from kozel.rules import DONKEY, GOAT, Ruleset
+from kozel.rules import Ruleset
 from kozel.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import Contexts

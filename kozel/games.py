@@ -1,0 +1,296 @@
+"""The games of the club played on a layout, and the registry of every game.
+
+Each game is a :class:`~kozel.rules.Ruleset`: data plus a few hooks, with its own options and
+its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, never an
+``if game == …`` elsewhere.
+"""
+
+from __future__ import annotations
+
+from kozel.core import DOUBLE_OF, DOUBLES_MASK, InvalidOption, pips_of
+from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
+from kozel.rules import NON_DOUBLES, Ruleset, by_pips_ascending, by_pips_descending
+from kozel.scoring.goat import FISH_MODES, LEAD_BY, FishMode, GoatOptions, GoatScoring
+from kozel.scoring.race import RaceOptions, RaceScoring
+from kozel.scoring.sea_goat import SeaGoatOptions, SeaGoatScoring
+
+_ZERO_ZERO, _SIX_SIX = 1 << DOUBLE_OF[0], 1 << DOUBLE_OF[6]
+_DOUBLES_FROM_ONE = tuple(DOUBLE_OF[v] for v in (1, 2, 3, 4, 5, 6, 0))
+_DOUBLES_FROM_SIX = tuple(DOUBLE_OF[v] for v in range(6, -1, -1))
+_DOUBLES_FROM_ZERO = tuple(DOUBLE_OF[v] for v in range(7))
+
+MAX_POINTS = 10_000
+"""The largest loss limit or target a game accepts."""
+MAX_COUNT = 1_000
+"""The largest threshold or special count a game accepts."""
+
+
+# --- Goat and Donkey ------------------------------------------------------------------------
+
+
+def _goat_option_specs(fish_default: FishMode, ignores_default: bool) -> list[OptionSpec]:
+    return [
+        PLAYERS,
+        TEAMS,
+        OptionSpec(
+            "fish_mode",
+            "choice",
+            fish_default,
+            "who is charged after a fish: everyone their own count; the highest count the sum "
+            "of all counts; or the highest count only his own",
+            choices=FISH_MODES,
+        ),
+        OptionSpec(
+            "fish_ignores_double",
+            "bool",
+            ignores_default,
+            "doubles are left out when deciding whether the layout is blocked",
+        ),
+        OptionSpec(
+            "bazaar_reserve",
+            "choice",
+            0,
+            "tiles at the end of the bazaar that are never drawn",
+            choices=(0, 1, 2),
+        ),
+        OptionSpec(
+            "open_threshold",
+            "int",
+            13,
+            "a single round's count that opens the account",
+            minimum=1,
+            maximum=MAX_COUNT,
+        ),
+        OptionSpec(
+            "lone_zero_value",
+            "int",
+            10,
+            "count of a hand left with only 0-0",
+            minimum=0,
+            maximum=MAX_COUNT,
+        ),
+        OptionSpec(
+            "loss_limit",
+            "int",
+            101,
+            "account at which a player is the Goat",
+            minimum=1,
+            maximum=MAX_POINTS,
+        ),
+        OptionSpec(
+            "lead_by",
+            "choice",
+            "winner",
+            "who leads later rounds: the winner, or his partner (team play)",
+            choices=LEAD_BY,
+        ),
+    ]
+
+
+def goat_count(hand: int, opts: Options) -> int:
+    """Goat's hand count: a lone 0-0 counts ``lone_zero_value``; Yard Goat's lone 0-0 and 6-6
+    count 25 and 50."""
+    assert isinstance(opts, GoatOptions)
+    if hand == _ZERO_ZERO:
+        return 25 if opts.special_doubles else opts.lone_zero_value
+    if hand == _SIX_SIX and opts.special_doubles:
+        return 50
+    return pips_of(hand)
+
+
+def _goat_lead_mask(hand: int, opts: Options) -> int:
+    """Yard Goat: the partner who leads lays a double other than 0-0 and 6-6 if he has one."""
+    assert isinstance(opts, GoatOptions)
+    if opts.lead_by == "winner_partner" and hand & DOUBLES_MASK & ~(_ZERO_ZERO | _SIX_SIX):
+        return hand & DOUBLES_MASK
+    return hand
+
+
+def _goat_partner_leads(opts: Options) -> bool:
+    assert isinstance(opts, GoatOptions)
+    return opts.lead_by == "winner_partner"
+
+
+def _goat_combination(opts: Options) -> None:
+    assert isinstance(opts, GoatOptions)
+    if opts.lead_by == "winner_partner" and not opts.teams:
+        raise InvalidOption("lead_by = winner_partner needs teams = true")
+    if opts.special_doubles and not opts.teams:
+        raise InvalidOption("special_doubles needs teams = true")
+
+
+GOAT = Ruleset(
+    id="goat",
+    title="Goat («Козёл»)",
+    summary="Loser-scoring line game: collect penalty points; the first to 101 is the Goat.",
+    option_specs=(
+        *_goat_option_specs("everyone", True),
+        OptionSpec(
+            "special_doubles",
+            "bool",
+            False,
+            "Yard Goat: 6-6 and 0-0 led, held alone or laid last cost 50 and 25 (team play)",
+        ),
+    ),
+    options_type=GoatOptions,
+    scoring=GoatScoring,
+    sheet_kind="goat",
+    first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_descending(NON_DOUBLES)),
+    hand_count=goat_count,
+    later_lead_mask=_goat_lead_mask,
+    partner_leads=_goat_partner_leads,
+    check_combination=_goat_combination,
+    presets={
+        "goat-125": {
+            "bazaar_reserve": 1,
+            "open_threshold": 25,
+            "fish_mode": "all_to_loser",
+            "loss_limit": 125,
+        },
+        "yard": {
+            "players": 4,
+            "teams": True,
+            "loss_limit": 101,
+            "lead_by": "winner_partner",
+            "fish_mode": "all_to_loser",
+            "special_doubles": True,
+        },
+    },
+)
+
+DONKEY = Ruleset(
+    id="donkey",
+    title="Donkey («Осёл»)",
+    summary="Goat's scoring on a cross: the first double is a spinner; doubles may close arms. "
+    "The first to 101 is the Donkey.",
+    option_specs=tuple(_goat_option_specs("own_to_loser", False)),
+    options_type=GoatOptions,
+    scoring=GoatScoring,
+    sheet_kind="goat",
+    fixed={"special_doubles": False},
+    first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_ascending(NON_DOUBLES)),
+    spinner=True,
+    closing=True,
+    multi_doubles=True,
+    hand_count=goat_count,
+    later_lead_mask=_goat_lead_mask,
+    partner_leads=_goat_partner_leads,
+    check_combination=_goat_combination,
+)
+
+
+# --- the winner-scoring races: Draw, Block, Classic, Sea Goat ------------------------------
+
+
+def _target(default: int) -> OptionSpec:
+    return OptionSpec(
+        "target",
+        "int",
+        default,
+        "points that win the game (checked at the end of a hand)",
+        minimum=1,
+        maximum=MAX_POINTS,
+    )
+
+
+def classic_count(hand: int, opts: Options) -> int:
+    """Classic: 0-0 counts 25 and 6-6 counts 50 wherever they are held."""
+    count = pips_of(hand)
+    if hand & _ZERO_ZERO:
+        count += 25
+    if hand & _SIX_SIX:
+        count += 50 - 12
+    return count
+
+
+def sea_goat_count(hand: int, opts: Options) -> int:
+    """Sea Goat: a lone 0-0 counts 25, a lone 6-6 50, exactly 0-0 and 6-6 together 75."""
+    if hand == _ZERO_ZERO:
+        return 25
+    if hand == _SIX_SIX:
+        return 50
+    if hand == _ZERO_ZERO | _SIX_SIX:
+        return 75
+    return pips_of(hand)
+
+
+_DRAW_HANDS = {2: 7, 3: 5, 4: 5}
+
+DRAW = Ruleset(
+    id="draw",
+    title="Draw («Традиционное домино»)",
+    summary="Winner-scoring line game: go out and score the others' counts; first to 100 wins.",
+    option_specs=(PLAYERS, TEAMS, _target(100)),
+    options_type=RaceOptions,
+    scoring=RaceScoring,
+    sheet_kind="race",
+    first_lead_order=(*_DOUBLES_FROM_SIX, *by_pips_descending(NON_DOUBLES)),
+    hand_sizes=_DRAW_HANDS,
+    redeal=False,
+    fish_winner_leads=True,
+)
+
+BLOCK = Ruleset(
+    id="block",
+    title="Block",
+    summary="Draw without a bazaar: 7 tiles each, the rest out of play; who cannot play passes.",
+    option_specs=(PLAYERS, TEAMS, _target(100)),
+    options_type=RaceOptions,
+    scoring=RaceScoring,
+    sheet_kind="race",
+    first_lead_order=(*_DOUBLES_FROM_SIX, *by_pips_descending(NON_DOUBLES)),
+    draws=False,
+    redeal=False,
+    fish_winner_leads=True,
+)
+
+CLASSIC = Ruleset(
+    id="classic",
+    title="Classic Kozel to 300",
+    summary="Draw to 300 where 0-0 counts 25 and 6-6 counts 50; the lowest double leads.",
+    option_specs=(PLAYERS, TEAMS, _target(300)),
+    options_type=RaceOptions,
+    scoring=RaceScoring,
+    sheet_kind="race",
+    first_lead_order=(*_DOUBLES_FROM_ZERO, *by_pips_ascending(NON_DOUBLES)),
+    hand_sizes=_DRAW_HANDS,
+    redeal=False,
+    fish_winner_leads=True,
+    hand_count=classic_count,
+)
+
+SEA_GOAT = Ruleset(
+    id="sea_goat",
+    title="Sea Goat («Морской козёл»)",
+    summary="Winner-scoring Goat: one scorer at a time, records open at 25, first to 125 wins; "
+    "the bald goat and the hundred end the game at once.",
+    option_specs=(
+        PLAYERS,
+        TEAMS,
+        _target(125),
+        OptionSpec(
+            "open_at",
+            "int",
+            25,
+            "the least credit that opens a record",
+            minimum=1,
+            maximum=MAX_COUNT,
+        ),
+    ),
+    options_type=SeaGoatOptions,
+    scoring=SeaGoatScoring,
+    sheet_kind="race",
+    first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_descending(NON_DOUBLES)),
+    multi_doubles=True,
+    hand_count=sea_goat_count,
+)
+
+GAMES: dict[str, Ruleset] = {r.id: r for r in (GOAT, DONKEY, DRAW, BLOCK, CLASSIC, SEA_GOAT)}
+
+
+def get_game(game_id: str) -> Ruleset:
+    """The rules of a game id, or ``InvalidOption`` naming the games there are."""
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise InvalidOption(f"unknown game {game_id!r}; games: {', '.join(GAMES)}") from None

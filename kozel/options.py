@@ -1,0 +1,119 @@
+"""Game options: each game declares exactly its own, with types, defaults and bounds.
+
+An :class:`OptionSpec` describes one option; a game's resolved options are an instance of its
+own :class:`Options` subclass (``GoatOptions``, ``RaceOptions``, …), built only from the specs
+the game declares and the values it fixes: no game inherits another game's defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from kozel.core import InvalidOption
+
+OptionValue = int | bool | str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game: its name, type, default and allowed values."""
+
+    name: str
+    kind: Literal["int", "bool", "choice"]
+    default: OptionValue
+    help: str
+    choices: tuple[OptionValue, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def allowed(self) -> str:
+        """The allowed values in words, e.g. ``"2, 3, 4"`` or ``"an integer 1..1000"``."""
+        if self.kind == "bool":
+            return "true, false"
+        if self.choices:
+            return ", ".join(show_value(c) for c in self.choices)
+        if self.minimum is not None and self.maximum is not None:
+            return f"an integer {self.minimum}..{self.maximum}"
+        return "an integer" + (f" >= {self.minimum}" if self.minimum is not None else "")
+
+    def check(self, value: object) -> OptionValue:
+        """Validate a typed value (as found in a record or a JSON request)."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidOption(f"option {self.name!r} must be true or false; got {value!r}")
+            return value
+        if self.kind == "int" or all(isinstance(c, int) for c in self.choices):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidOption(f"option {self.name!r} must be {self.allowed()}; got {value!r}")
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise InvalidOption(f"option {self.name!r} must be {self.allowed()}; got {value!r}")
+        if self.choices and value not in self.choices:
+            raise InvalidOption(
+                f"option {self.name!r} must be one of {self.allowed()}; got {value!r}"
+            )
+        if not isinstance(value, int | str):
+            raise InvalidOption(f"option {self.name!r} must be {self.allowed()}; got {value!r}")
+        return value
+
+    def parse(self, text: str) -> OptionValue:
+        """Validate a value typed on the command line (``"true"``, ``"4"``, ``"everyone"``)."""
+        if self.kind == "bool":
+            lowered = text.strip().lower()
+            if lowered in ("true", "yes", "on", "1"):
+                return True
+            if lowered in ("false", "no", "off", "0"):
+                return False
+            raise InvalidOption(f"option {self.name!r} must be true or false; got {text!r}")
+        if self.kind == "int" or all(isinstance(c, int) for c in self.choices):
+            try:
+                number = int(text.strip())
+            except ValueError:
+                raise InvalidOption(
+                    f"option {self.name!r} must be {self.allowed()}; got {text!r}"
+                ) from None
+            return self.check(number)
+        return self.check(text.strip())
+
+
+def show_value(value: OptionValue) -> str:
+    """An option value as typed: ``true``/``false`` for flags."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+PLAYERS = OptionSpec("players", "choice", 4, "number of players", choices=(2, 3, 4))
+TEAMS = OptionSpec("teams", "bool", False, "two teams of two, partners opposite (4 players)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    """What every game's options have: the number of players and whether they play in teams.
+
+    Each game resolves its options to its own subclass, which adds exactly its options."""
+
+    players: int
+    teams: bool
+
+    @property
+    def units(self) -> int:
+        """Number of scoring units: two teams, or one per seat."""
+        return 2 if self.teams else self.players
+
+    def unit_of(self, seat: int) -> int:
+        """The scoring unit of a seat (in team play seats 0+2 are unit 0, 1+3 unit 1)."""
+        return seat % 2 if self.teams else seat
+
+    def seats_of(self, unit: int) -> list[int]:
+        return [s for s in range(self.players) if self.unit_of(s) == unit]
+
+    def reserve_size(self) -> int:
+        """Tiles at the end of the bazaar that are never drawn (Goat's «Без одной»)."""
+        return 0
+
+    def ignores_doubles(self) -> bool:
+        """True when doubles are left out of the fish test («Рыба без дубля»)."""
+        return False
