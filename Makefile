@@ -36,6 +36,7 @@ screenshots: $(STAMP) chromium
 	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
 
 strength: $(STAMP)

@@ -2,11 +2,14 @@
 
 For each game it plays stronger vs weaker bots in seats 0+2 vs 1+3 with duplicate deals
 until at least --rounds rounds are played, and prints each level's mean charge per round
-with its 95% confidence interval and the ratio (target: <= 0.75 for expert/greedy and for
-greedy/random in 4-player Goat with default options).
+(Goat family; lower is better) or mean points per round (the races; higher is better) with
+its 95% confidence interval and the ratio of the two (Goat target: <= 0.75 for expert/greedy
+and for greedy/random in 4-player Goat with default options; in the races the stronger
+bot should score more: a ratio above 1).
 
     .venv/bin/python bench/strength.py --rounds 2000
     .venv/bin/python bench/strength.py --rounds 2000 --games goat --pairs expert/greedy
+    .venv/bin/python bench/strength.py --rounds 1000 --games draw,sea_goat --pairs expert/greedy
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import json
 import sys
 import time
 
-from kozel.games import DONKEY, GOAT
+from kozel.games import BLOCK, CLASSIC, DONKEY, DRAW, GOAT, SEA_GOAT
 from kozel.options import Options
 from kozel.rules import Ruleset
 from kozel.simulate import Summary, simulate
@@ -25,6 +28,10 @@ GAMES: dict[str, tuple[Ruleset, Options]] = {
     "goat": (GOAT, GOAT.options()),
     "team-goat": (GOAT, GOAT.options({"teams": True})),
     "donkey": (DONKEY, DONKEY.options()),
+    "draw": (DRAW, DRAW.options()),
+    "block": (BLOCK, BLOCK.options()),
+    "classic": (CLASSIC, CLASSIC.options()),
+    "sea_goat": (SEA_GOAT, SEA_GOAT.options()),
 }
 PAIRS = ["greedy/random", "expert/greedy"]
 TARGET = 0.75
@@ -32,7 +39,9 @@ TARGET = 0.75
 
 def measure(rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int) -> Summary:
     lineup = [strong, weak] * (opts.players // 2)
-    total = Summary(rules.id, rules.options_dict(opts), lineup, duplicate=True)
+    total = Summary(
+        rules.id, rules.options_dict(opts), lineup, sheet=rules.sheet_kind, duplicate=True
+    )
     batch = 0
     played = 0
     while played < rounds:
@@ -62,7 +71,12 @@ def main() -> None:
             _, _, value, low, high = ratio
             means = summary.level_means()
             rounds = sum(o.rounds for o in summary.outcomes)
-            verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
+            if rules.sheet_kind == "goat":
+                verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
+                target = f"{verdict} <= {TARGET}"
+            else:
+                verdict = "beats" if low > 1 else "ahead" if value > 1 else "behind"
+                target = f"{verdict} (> 1: the first scores more)"
             print(
                 json.dumps(
                     {
@@ -74,7 +88,7 @@ def main() -> None:
                         "ci95": [round(low, 4), round(high, 4)],
                         "means": {k: round(v[0], 3) for k, v in means.items()},
                         "seconds": round(time.perf_counter() - start),
-                        "target": f"{verdict} <= {TARGET}",
+                        "target": target,
                     }
                 ),
                 flush=True,

@@ -16,6 +16,7 @@ def engine_rounds_per_second(
     """Deal, then play uniformly random legal moves with ``legal_moves()`` and ``push()``
     until the round ends and its counts are taken; rounds completed per second."""
     opts = rules.options({"players": players})
+    hand_size = rules.hand_size(players)
     rng = random.Random(seed)
     pick = rng.random
     rounds = 0
@@ -23,7 +24,7 @@ def engine_rounds_per_second(
     deadline = start + seconds
     while True:
         for _ in range(100):
-            deal, _redeals = deal_tiles(rng, players)
+            deal, _redeals = deal_tiles(rng, players, hand_size, rules.redeal)
             leader, first = rules.first_leader(deal.masks)
             rnd = Round(rules, opts, deal, leader, 1 << first)
             while rnd.end is None:
@@ -48,9 +49,11 @@ def playout_rounds_per_second(rounds: int = 1_000_000, seed: int = 1) -> float:
     return rounds / (time.perf_counter() - start)
 
 
-def expert_decision_ms(games: int = 2, seed: int = 1, level: str = "expert") -> list[float]:
-    """Milliseconds the expert takes for each decision with a choice, in 4-player Goat games
-    where it holds seat 0 against greedy players."""
+def expert_decision_ms(
+    games: int = 2, seed: int = 1, level: str = "expert", rules: Ruleset = GOAT
+) -> list[float]:
+    """Milliseconds the expert takes for each decision with a choice, in 4-player games (Goat
+    by default) where it holds seat 0 against greedy players."""
     from kozel.bots import make_bot
     from kozel.match import Match
     from kozel.views import view_for
@@ -59,7 +62,7 @@ def expert_decision_ms(games: int = 2, seed: int = 1, level: str = "expert") -> 
     expert = make_bot(level, seed)
     others = make_bot("greedy", seed)
     for game in range(games):
-        match = Match(GOAT, GOAT.options(), seed + game)
+        match = Match(rules, rules.options(), seed + game)
         while not match.over:
             rnd = match.next_round()
             while not rnd.over:

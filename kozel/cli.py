@@ -23,7 +23,8 @@ from kozel.rules import Ruleset
 from kozel.server.settings import DEFAULT_DB
 
 app = typer.Typer(
-    help="Kozel: Goat («Козёл»), Donkey and their relatives — rules engine, bots, records.",
+    help="Kozel: Goat («Козёл»), Donkey, Sea Goat, Draw and their relatives — rules engine, "
+    "bots, records.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -75,7 +76,7 @@ def games() -> None:
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="goat or donkey")],
+    game: Annotated[str, typer.Argument(help="A game id (kozel games lists them).")],
     option: OptionArgs = None,
     preset: PresetArg = None,
     bots: Annotated[
@@ -135,20 +136,19 @@ def simulate(
         return
     played = f"{data['games']} games" + (" (duplicate deals)" if duplicate else "")
     table = Table(title=f"{played} of {rules.id}, seed {seed}", title_justify="left")
+    goat = rules.sheet_kind == "goat"
+    figure, games_key = summary.figure, summary.games_key
     table.add_column("seat")
     table.add_column("bot")
-    table.add_column("games lost", justify="right")
-    table.add_column("mean charge / round", justify="right")
+    table.add_column("games lost" if goat else "games won", justify="right")
+    table.add_column("mean charge / round" if goat else "mean points / round", justify="right")
     for seat, s in enumerate(data["seats"]):
-        mean = f"{s['mean_charge_per_round']:.3f}"
-        table.add_row(str(seat), s["bot"], str(s["games_lost"]), mean)
+        table.add_row(str(seat), s["bot"], str(s[games_key]), f"{s[figure]:.3f}")
     out.print(table)
+    what = "charged" if goat else "scored"
     for level, stats in data["levels"].items():
         low, high = stats["ci95"]
-        out.print(
-            f"{level}: {stats['mean_charge_per_round']:.3f} per round "
-            f"(95% CI {low:.3f} to {high:.3f})"
-        )
+        out.print(f"{level}: {stats[figure]:.3f} {what} per round (95% CI {low:.3f} to {high:.3f})")
     if "ratio" in data:
         r = data["ratio"]
         low, high = r["ci95"]
@@ -246,7 +246,7 @@ def analyse(
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="goat or donkey")] = "goat",
+    game: Annotated[str, typer.Argument(help="A game id (kozel games lists them).")] = "goat",
     option: OptionArgs = None,
     preset: PresetArg = None,
     bots: Annotated[str, typer.Option(help="Level of the computer players.")] = "greedy",
@@ -283,10 +283,15 @@ def bench(
     )
 
     engine = engine_rounds_per_second(seconds)
+    by_game = {
+        rules.id: round(engine_rounds_per_second(max(0.5, seconds / 5), rules=rules))
+        for rules in GAMES.values()
+    }
     playouts = playout_rounds_per_second(max(10_000, int(seconds * 300_000)))
     timings = expert_decision_ms(games)
     data = {
         "engine_rounds_per_second": round(engine),
+        "engine_rounds_per_second_by_game": by_game,
         "playout_rounds_per_second": round(playouts),
         "expert_decision_ms_median": round(median(timings), 2) if timings else None,
     }
@@ -294,6 +299,8 @@ def bench(
         sys.stdout.write(json.dumps(data) + "\n")
         return
     out.print(f"engine:  {engine:>12,.0f} random 4-player Goat rounds/s through the public API")
+    for game, rate in by_game.items():
+        out.print(f"         {rate:>12,} random 4-player {game} rounds/s")
     out.print(f"kernel:  {playouts:>12,.0f} random 4-player Goat rounds/s (compiled playouts)")
     if timings:
         slowest = max(timings)

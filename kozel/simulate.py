@@ -1,8 +1,10 @@
 """Complete games between computer players, and what they add up to.
 
-With ``duplicate``, every game's deals are played a second time with the bots rotated one
-seat (a game's seed fixes its sequence of deals), so the luck of the deal largely cancels.
-Means come with 95% confidence intervals, clustered by game seed.
+In the Goat family a seat's figure is what its unit was charged per round (lower is better)
+and the games it lost; in the races it is the points its unit scored per round (higher is
+better) and the games it won. With ``duplicate``, every game's deals are played a second time
+with the bots rotated one seat (a game's seed fixes its sequence of deals), so the luck of
+the deal largely cancels. Means come with 95% confidence intervals, clustered by game seed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ Z95 = 1.959964
 
 def play_match(rules: Ruleset, opts: Options, bots: Sequence[Bot], seed: int | None) -> Match:
     """Play one whole game; each bot sees only its own seat's view."""
-    match = Match(rules, opts, seed)
+    match = rules.new_match(opts, seed)
     while not match.over:
         rnd = match.next_round()
         while not rnd.over:
@@ -62,8 +64,9 @@ class GameOutcome:
     rounds: int
     moves: int
     charged: list[int]
-    """Per lineup position: everything its seat's unit was charged."""
-    lost: list[bool]
+    """Per lineup position: everything its seat's unit was charged (Goat) or scored (races)."""
+    decided: list[bool]
+    """Per lineup position: its unit lost (Goat) or won (races) the game."""
 
 
 @dataclass
@@ -73,6 +76,8 @@ class Summary:
     game: str
     options: dict[str, Any]
     lineup: list[str]
+    sheet: str = "goat"
+    """``"goat"``: charges per round and games lost; ``"race"``: points and games won."""
     duplicate: bool = False
     outcomes: list[GameOutcome] = field(default_factory=list)
     seconds: float = 0.0
@@ -86,9 +91,19 @@ class Summary:
         for result in match.results:
             for i in range(n):
                 charged[i] += result.charged[opts.unit_of((i + rotation) % n)]
-        lost = [opts.unit_of((i + rotation) % n) in match.result.losers for i in range(n)]
+        units = match.result.units
+        decided = [opts.unit_of((i + rotation) % n) in units for i in range(n)]
         moves = sum(len(r.round.history) for r in match.results)
-        self.outcomes.append(GameOutcome(seed, len(match.results), moves, charged, lost))
+        self.outcomes.append(GameOutcome(seed, len(match.results), moves, charged, decided))
+
+    @property
+    def figure(self) -> str:
+        """The name of the per-round figure: a charge (Goat) or points (races)."""
+        return "mean_charge_per_round" if self.sheet == "goat" else "mean_points_per_round"
+
+    @property
+    def games_key(self) -> str:
+        return "games_lost" if self.sheet == "goat" else "games_won"
 
     def _clusters(self) -> dict[int, list[GameOutcome]]:
         clusters: dict[int, list[GameOutcome]] = {}
@@ -97,7 +112,7 @@ class Summary:
         return clusters
 
     def level_means(self) -> dict[str, tuple[float, float, float]]:
-        """Per level: mean charge per player-round, with its 95% interval."""
+        """Per level: mean charge (or points) per player-round, with its 95% interval."""
         clusters = list(self._clusters().values())
         means = {}
         for level in dict.fromkeys(self.lineup):
@@ -108,7 +123,8 @@ class Summary:
         return means
 
     def ratio(self) -> tuple[str, str, float, float, float] | None:
-        """With exactly two levels: first listed level's mean charge over the second's."""
+        """With exactly two levels: first listed level's mean charge (or points) over the
+        second's."""
         levels = list(dict.fromkeys(self.lineup))
         if len(levels) != 2:
             return None
@@ -133,8 +149,8 @@ class Summary:
             seats.append(
                 {
                     "bot": level,
-                    "games_lost": sum(o.lost[i] for o in self.outcomes),
-                    "mean_charge_per_round": round(charged / rounds, 4) if rounds else 0.0,
+                    self.games_key: sum(o.decided[i] for o in self.outcomes),
+                    self.figure: round(charged / rounds, 4) if rounds else 0.0,
                 }
             )
         data: dict[str, Any] = {
@@ -149,7 +165,7 @@ class Summary:
             "duplicate": self.duplicate,
             "levels": {
                 level: {
-                    "mean_charge_per_round": round(mean, 4),
+                    self.figure: round(mean, 4),
                     "ci95": [round(low, 4), round(high, 4)],
                 }
                 for level, (mean, low, high) in self.level_means().items()
@@ -184,7 +200,13 @@ def simulate(
 ) -> Summary:
     """Play ``games`` games (twice each with ``duplicate``); ``on_game(match, seat_levels)``
     sees each finished game with the level sitting at each seat."""
-    summary = Summary(rules.id, rules.options_dict(opts), list(lineup), duplicate)
+    summary = Summary(
+        rules.id,
+        rules.options_dict(opts),
+        list(lineup),
+        sheet=rules.sheet_kind,
+        duplicate=duplicate,
+    )
     n = opts.players
     rotations = (0, 1) if duplicate else (0,)
     for game_seed in game_seeds(seed, games):
