@@ -306,7 +306,8 @@ class Round:
                 e = ends[k]
                 if e >= 0 and not closed[k]:
                     moves += table[k][hand & SUIT_MASK[e]]
-            if moves and self.rules.multi_doubles:
+            doubles = hand & DOUBLES_MASK
+            if moves and self.rules.multi_doubles and doubles & (doubles - 1):  # two or more
                 moves.extend(self._double_sets(hand))
         if moves:
             return moves

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kozel.bots.kernel import to_kernel
-from kozel.core import HIGH, IS_DOUBLE, LOW, OTHER_HALF, Draw, Knock, Move, Play, PlayDoubles
+from kozel.core import Draw, Knock, Move, Play, PlayDoubles
+from kozel.history import open_values, walk
 from kozel.views import SeatView
 
 if TYPE_CHECKING:
@@ -31,20 +32,12 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
     then is not known from the world's)."""
     assert view.seat is not None
     players = len(view.hand_sizes)
-    spinner_rule = view.rules.spinner
-    ends = [-1, -1, -1, -1]
-    closed = [0, 0, 0, 0]
-    spinner = first = -1
-    table = 0
     lacks = [0] * players
     drew_this_turn = [False] * players
     previous = -1
     before: list[tuple[int, Move, Position | None]] = []
-    for seat, move, _ in view.history:
-        values = 0
-        for k in range(4):
-            if ends[k] >= 0 and not closed[k]:
-                values |= 1 << ends[k]
+    for seat, move, _, layout in walk(view.history, view.rules.spinner):
+        values = open_values(layout)
         if seat != previous:
             drew_this_turn = [False] * players
             previous = seat
@@ -60,25 +53,15 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             lacks[seat] |= values
             before.append((seat, move, None))
             continue
-        position: Position = (tuple(ends), tuple(closed), spinner, first, table, tuple(lacks))
+        position: Position = (
+            tuple(layout.ends),
+            tuple(int(c) for c in layout.closed),
+            layout.spinner,
+            layout.first,
+            layout.table,
+            tuple(lacks),
+        )
         before.append((seat, move, position))
-        for play in move.plays if isinstance(move, PlayDoubles) else (move,):
-            assert isinstance(play, Play)
-            t = play.tile
-            table |= 1 << t
-            if play.arm is None:
-                first = t
-                if spinner_rule and IS_DOUBLE[t]:
-                    spinner = t
-                    ends = [LOW[t]] * 4
-                else:
-                    ends = [LOW[t], HIGH[t], -1, -1]
-                continue
-            ends[play.arm] = OTHER_HALF[t][ends[play.arm]]
-            closed[play.arm] = closed[play.arm] or int(play.close)
-            if spinner_rule and spinner < 0 and IS_DOUBLE[t]:
-                spinner = t
-                ends[2] = ends[3] = LOW[t]
     # walk back: hand sizes before each event, the tiles laid since, draws since
     sizes = list(view.hand_sizes)
     laid_since = [0] * players

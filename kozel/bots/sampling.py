@@ -12,51 +12,17 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kozel.core import (
-    FULL_MASK,
-    HIGH,
-    IS_DOUBLE,
-    LOW,
-    OTHER_HALF,
-    SUIT_MASK,
-    Draw,
-    Knock,
-    Move,
-    Play,
-    PlayDoubles,
-    Tile,
-    tiles_of,
-)
+from kozel.core import FULL_MASK, SUIT_MASK, Draw, Knock, Move, Tile, tiles_of
+from kozel.history import open_values as history_values
+from kozel.history import walk
 from kozel.views import SeatView
 
 
 def open_values(view: SeatView) -> Iterator[tuple[int, Move, int]]:
     """Walk the public history: each move with its seat and the values open before it (a
     bitmask of 0..6)."""
-    ends = [-1, -1, -1, -1]
-    closed = [False] * 4
-    spinner_rule = view.rules.spinner
-    spinner_down = False
-    for seat, move, _ in view.history:
-        values = 0
-        for k in range(4):
-            if ends[k] >= 0 and not closed[k]:
-                values |= 1 << ends[k]
-        yield seat, move, values
-        if isinstance(move, Draw | Knock):
-            continue
-        for play in move.plays if isinstance(move, PlayDoubles) else (move,):
-            assert isinstance(play, Play)
-            t = play.tile
-            if play.arm is None:
-                spinner_down = spinner_rule and IS_DOUBLE[t]
-                ends = [LOW[t]] * 4 if spinner_down else [LOW[t], HIGH[t], -1, -1]
-                continue
-            ends[play.arm] = OTHER_HALF[t][ends[play.arm]]
-            closed[play.arm] = closed[play.arm] or play.close
-            if spinner_rule and not spinner_down and IS_DOUBLE[t]:
-                spinner_down = True
-                ends[2] = ends[3] = ends[play.arm]
+    for seat, move, _, layout in walk(view.history, view.rules.spinner):
+        yield seat, move, history_values(layout)
 
 
 def lacked_values(view: SeatView) -> list[int]:
