@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozel.codec import event_to_dict, move_to_dict
-from kozel.core import TILE_NAMES, Move, Play, PlayDoubles, Tile, tiles_of
+from kozel.core import TILE_NAMES, Move, Tile, tiles_of
+from kozel.history import plays_of
 from kozel.match import Match
 from kozel.options import Options
 from kozel.round import Round
@@ -192,9 +193,8 @@ def arm_chains(rnd: Round) -> list[list[Tile]]:
     """The tiles laid on each arm, in order, rebuilt from the round's history."""
     chains: list[list[Tile]] = [[], [], [], []]
     for _, move, _ in rnd.history:
-        plays = move.plays if isinstance(move, PlayDoubles) else (move,)
-        for play in plays:
-            if isinstance(play, Play) and play.arm is not None:
+        for play in plays_of(move):
+            if play.arm is not None:
                 chains[play.arm].append(play.tile)
     return chains
 
