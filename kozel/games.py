@@ -28,7 +28,9 @@ MAX_COUNT = 1_000
 # --- Goat and Donkey ------------------------------------------------------------------------
 
 
-def _goat_option_specs(fish_default: FishMode, ignores_default: bool) -> list[OptionSpec]:
+def _goat_option_specs(
+    fish_default: FishMode, ignores_default: bool, loser: str
+) -> list[OptionSpec]:
     return [
         PLAYERS,
         TEAMS,
@@ -73,7 +75,7 @@ def _goat_option_specs(fish_default: FishMode, ignores_default: bool) -> list[Op
             "loss_limit",
             "int",
             101,
-            "account at which a player is the Goat",
+            f"account at which a player is the {loser}",
             minimum=1,
             maximum=MAX_POINTS,
         ),
@@ -124,7 +126,7 @@ GOAT = Ruleset(
     title="Goat («Козёл»)",
     summary="Loser-scoring line game: collect penalty points; the first to 101 is the Goat.",
     option_specs=(
-        *_goat_option_specs("everyone", True),
+        *_goat_option_specs("everyone", True, "Goat"),
         OptionSpec(
             "special_doubles",
             "bool",
@@ -163,7 +165,7 @@ DONKEY = Ruleset(
     title="Donkey («Осёл»)",
     summary="Goat's scoring on a cross: the first double is a spinner; doubles may close arms. "
     "The first to 101 is the Donkey.",
-    option_specs=tuple(_goat_option_specs("own_to_loser", False)),
+    option_specs=tuple(_goat_option_specs("own_to_loser", False, "Donkey")),
     options_type=GoatOptions,
     scoring=GoatScoring,
     sheet_kind="goat",

@@ -48,6 +48,7 @@ from kozel.core import (
     Tile,
     tile,
 )
+from kozel.history import plays_of
 from kozel.match import Match, RoundResult
 from kozel.options import Options
 from kozel.rules import Ruleset
@@ -127,17 +128,10 @@ def move_text(move: Move) -> str:
         text = TILE_NAMES[move.tile]
         if move.arm is not None:
             text += f"@{move.arm}"
-        return text + ("!" if move.close else "")
+        return text + ("!" if move.close else "") + (" (hundred)" if move.hundred else "")
     if isinstance(move, PlayDoubles):
         return " ".join(move_text(p) for p in move.plays)
     return "draw" if isinstance(move, Draw) else "knock"
-
-
-def plays_of(move: Move) -> tuple[Play, ...]:
-    """The tiles a move lays (none for a draw or a knock)."""
-    if isinstance(move, PlayDoubles):
-        return move.plays
-    return (move,) if isinstance(move, Play) else ()
 
 
 def _words(items: Sequence[str]) -> str:
@@ -349,6 +343,11 @@ class TerminalGame:
                 arm = candidates[0][1][e.tile].arm
                 close = self.ask_yes_no(f"{TILE_NAMES[e.tile]} on arm {arm}: close the arm? [y/N] ")
                 candidates = [(m, c) for m, c in candidates if c[e.tile].close == close]
+        if len({isinstance(m, Play) and m.hundred for m, _ in candidates}) > 1:
+            hundred = self.ask_yes_no("Declare the hundred with 6-6? [y/N] ")
+            candidates = [
+                (m, c) for m, c in candidates if isinstance(m, Play) and m.hundred == hundred
+            ]
         return candidates[0][0]
 
     def why_not(self, entries: list[TileEntry], view: SeatView) -> str:

@@ -60,6 +60,8 @@ class ScriptedHuman:
         rng = self.rng
         if prompt == NEXT_ROUND_PROMPT:
             return rng.choice(["", "", "sheet"])
+        if "Declare the hundred" in prompt:
+            return rng.choice(["y", "n"])
         if "close the arm? [y/N]" in prompt:
             return rng.choice(["y", "n", "", "yes", "maybe"])
         if "Which arm?" in prompt:
@@ -77,7 +79,7 @@ class ScriptedHuman:
 
     def spell(self, move: Move) -> str:
         """The move written in a random one of the accepted ways."""
-        text = move_text(move)
+        text = move_text(move).removesuffix(" (hundred)")
         if not isinstance(move, Play):
             return text
         low, high = TILE_NAMES[move.tile].split("-")
@@ -184,6 +186,26 @@ def test_a_whole_game_of_donkey_with_a_bazaar_and_doubles_at_once() -> None:
         if seat == 0 and isinstance(move, PlayDoubles)
     ]
     assert human_doubles
+
+
+@pytest.mark.parametrize("game_id", ["draw", "block", "classic", "sea_goat"])
+def test_a_whole_race_game_ends_with_its_winners(game_id: str) -> None:
+    """The winner-scoring games: the goal is the target, the sheet shows scores, and the end
+    names the winners (never a Goat)."""
+    game, _, output = play_scripted(game_id, seed=4, players=3, target=30)
+    match = game.match
+    assert match.over and match.result is not None and match.result.winners
+    assert "The first to 30 points wins" in output
+    assert "Won by" in output and "The Goat" not in output
+    assert "Traceback" not in output
+
+
+def test_the_hundred_is_asked_at_a_lead_of_6_6() -> None:
+    asked = 0
+    for seed in range(12):
+        _, human, _ = play_scripted("sea_goat", seed=seed, players=2, open_at=1)
+        asked += sum("Declare the hundred" in p for p in human.prompts)
+    assert asked
 
 
 def test_team_goat_names_the_partner_and_the_teams() -> None:
