@@ -15,9 +15,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kozel.core import InvalidOption
+from kozel.game import Game, GameMatch
 from kozel.games import GAMES, get_game
-from kozel.match import Match
-from kozel.notation import check_lines, dumps, record_of
+from kozel.notation import check_lines, dumps
 from kozel.options import Options
 from kozel.rules import Ruleset
 from kozel.server.settings import DEFAULT_DB
@@ -46,7 +46,7 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[Ruleset, Options]:
+def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[Game, Options]:
     try:
         rules = get_game(game)
         return rules, rules.parse_options(options or [], preset)
@@ -118,9 +118,9 @@ def simulate(
         transient=True,
     )
 
-    def on_game(match: Match, seated: list[str]) -> None:
+    def on_game(match: GameMatch, seated: list[str]) -> None:
         if sink is not None:
-            sink.write(dumps(record_of(match, [f"bot:{lv}" for lv in seated])) + "\n")
+            sink.write(dumps(match.record([f"bot:{lv}" for lv in seated])) + "\n")
         progress.advance(task)
 
     with progress:
@@ -257,6 +257,8 @@ def play(
     from kozel.terminal import play_in_terminal
 
     rules, opts = resolve(game, option, preset)
+    if not isinstance(rules, Ruleset):
+        raise fail(f"{rules.id} cannot be played in the terminal")
     if not 0 <= seat < opts.players:
         raise fail(f"--seat must be 0..{opts.players - 1}")
     try:

@@ -8,6 +8,7 @@ its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, ne
 from __future__ import annotations
 
 from kozel.core import DOUBLE_OF, DOUBLES_MASK, InvalidOption, pips_of
+from kozel.game import Game
 from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
 from kozel.rules import NON_DOUBLES, Ruleset, by_pips_ascending, by_pips_descending
 from kozel.scoring.goat import FISH_MODES, LEAD_BY, FishMode, GoatOptions, GoatScoring
@@ -288,6 +289,7 @@ SEA_GOAT = Ruleset(
 )
 
 GAMES: dict[str, Ruleset] = {r.id: r for r in (GOAT, DONKEY, DRAW, BLOCK, CLASSIC, SEA_GOAT)}
+"""Every game of the club by id (each one a :class:`kozel.game.Game`)."""
 
 
 def get_game(game_id: str) -> Ruleset:
@@ -296,3 +298,8 @@ def get_game(game_id: str) -> Ruleset:
         return GAMES[game_id]
     except KeyError:
         raise InvalidOption(f"unknown game {game_id!r}; games: {', '.join(GAMES)}") from None
+
+
+def _conforms(game: Ruleset) -> Game:
+    """The layout games implement the game protocol (checked by mypy here)."""
+    return game

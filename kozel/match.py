@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kozel.core import IllegalMove, Move, Play, PlayDoubles
 from kozel.options import Options
@@ -16,6 +16,9 @@ from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
 from kozel.scoring.base import Cell, MatchResult, Settlement, round_half_away
 from kozel.scoring.goat import Account, rating_after_game, rating_after_timeout, settle
+
+if TYPE_CHECKING:
+    from kozel.views import SeatView
 
 __all__ = [
     "Account",
@@ -105,6 +108,37 @@ class Match:
     @property
     def turn(self) -> int:
         return self.round.turn
+
+    # --- the game protocol (kozel.game.GameMatch) -----------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or ``None`` when a deal is due or the game is over."""
+        if self.over or self._round is None or self._round.over:
+            return None
+        return self._round.turn
+
+    @property
+    def needs_deal(self) -> bool:
+        return not self.over and (self._round is None or self._round.over)
+
+    def deal_next(self) -> None:
+        self.next_round()
+
+    def view(self, seat: int | None) -> SeatView:
+        from kozel.views import view_for
+
+        return view_for(self, seat)
+
+    def round_summaries(self) -> list[dict[str, Any]]:
+        from kozel.notation import round_sheet
+
+        return [round_sheet(result) for result in self.results]
+
+    def record(self, seats: list[str]) -> dict[str, Any]:
+        from kozel.notation import record_of
+
+        return record_of(self, seats)
 
     def copy(self) -> Match:
         """An independent copy: pushing moves on it leaves this match as it is."""

@@ -16,24 +16,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kozel.bots import Bot, make_bot
-from kozel.match import Match
+from kozel.game import Game, GameMatch
 from kozel.options import Options
-from kozel.rules import Ruleset
-from kozel.views import view_for
 
 Z95 = 1.959964
 
 
-def play_match(rules: Ruleset, opts: Options, bots: Sequence[Bot], seed: int | None) -> Match:
-    """Play one whole game; each bot sees only its own seat's view."""
-    match = rules.new_match(opts, seed)
+def play_match(
+    game: Game, opts: Options, bots: Sequence[Bot], seed: int | None, moves: list[int] | None = None
+) -> GameMatch:
+    """Play one whole game; each bot sees only its own seat's view. ``moves``, if given, gets
+    the number of moves played appended."""
+    match = game.new_match(opts, seed)
+    played = 0
     while not match.over:
-        rnd = match.next_round()
-        while not rnd.over:
-            moves = rnd.legal_moves()
-            move = moves[0] if len(moves) == 1 else bots[rnd.turn].choose(view_for(match, rnd.turn))
-            match.push(move)
+        if match.needs_deal:
+            match.deal_next()
+            continue
+        seat = match.to_move
+        assert seat is not None
+        legal = match.legal_moves()
+        match.push(legal[0] if len(legal) == 1 else bots[seat].choose(match.view(seat)))
+        played += 1
+    if moves is not None:
+        moves.append(played)
     return match
+
+
+def unit_gains(summary: dict[str, Any]) -> list[int]:
+    """What a finished round added to each unit: its charge (Goat) or points (races)."""
+    return [
+        entry["charged"] if "charged" in entry else entry["during"] + entry["credited"]
+        for entry in summary["sheet"]
+    ]
 
 
 def ratio_estimate(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, float]:
@@ -82,19 +97,19 @@ class Summary:
     outcomes: list[GameOutcome] = field(default_factory=list)
     seconds: float = 0.0
 
-    def add(self, match: Match, seed: int, rotation: int) -> None:
+    def add(self, match: GameMatch, opts: Options, seed: int, rotation: int, moves: int) -> None:
         """Record a game in which lineup position ``i`` sat at seat ``(i + rotation) % n``."""
-        opts = match.opts
         n = opts.players
         assert match.result is not None
+        rounds = match.round_summaries()
         charged = [0] * n
-        for result in match.results:
+        for summary in rounds:
+            gains = unit_gains(summary)
             for i in range(n):
-                charged[i] += result.charged[opts.unit_of((i + rotation) % n)]
+                charged[i] += gains[opts.unit_of((i + rotation) % n)]
         units = match.result.units
         decided = [opts.unit_of((i + rotation) % n) in units for i in range(n)]
-        moves = sum(len(r.round.history) for r in match.results)
-        self.outcomes.append(GameOutcome(seed, len(match.results), moves, charged, decided))
+        self.outcomes.append(GameOutcome(seed, len(rounds), moves, charged, decided))
 
     @property
     def figure(self) -> str:
@@ -190,12 +205,12 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 
 def simulate(
-    rules: Ruleset,
+    rules: Game,
     opts: Options,
     lineup: list[str],
     games: int,
     seed: int,
-    on_game: Callable[[Match, list[str]], None] | None = None,
+    on_game: Callable[[GameMatch, list[str]], None] | None = None,
     duplicate: bool = False,
 ) -> Summary:
     """Play ``games`` games (twice each with ``duplicate``); ``on_game(match, seat_levels)``
@@ -213,8 +228,9 @@ def simulate(
         for rotation in rotations:
             seated = [lineup[(s - rotation) % n] for s in range(n)]
             bots = [make_bot(level, game_seed * 8 + s) for s, level in enumerate(seated)]
-            match = play_match(rules, opts, bots, game_seed)
-            summary.add(match, game_seed, rotation)
+            moves: list[int] = []
+            match = play_match(rules, opts, bots, game_seed, moves)
+            summary.add(match, opts, game_seed, rotation, moves[0])
             if on_game is not None:
                 on_game(match, seated)
     return summary
