@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,22 +12,27 @@ from typer.testing import CliRunner
 
 from kozel.bots import Budget, ExpertBot, analyse, make_bot
 from kozel.bots.expert import LEVEL_BUDGETS
+from kozel.bots.kernel import supports
 from kozel.bots.sampling import Sampler, known_voids
 from kozel.cli import app
-from kozel.core import FULL_MASK, InvalidOption
+from kozel.core import FULL_MASK, InvalidOption, pips_of
+from kozel.games import DRAW
 from kozel.match import Match
 from kozel.notation import record_of, replay
 from kozel.round import Round
 from kozel.simulate import play_match, simulate
 from kozel.views import view_for
-from tests.randomplay import option_sets, play_random
+from tests.randomplay import MATRIX, option_sets, play_random
 
 QUICK = Budget(worlds=6, playouts=4)
 
 
-@pytest.mark.parametrize("index", range(len(option_sets())))
+SETS = [*option_sets(), *((rules, rules.options(raw)) for rules, raw in MATRIX)]
+
+
+@pytest.mark.parametrize("index", range(len(SETS)))
 def test_every_level_plays_every_game(index: int) -> None:
-    rules, opts = option_sets()[index]
+    rules, opts = SETS[index]
     bots = [
         make_bot("random", 1),
         make_bot("greedy", 2),
@@ -177,3 +183,13 @@ def test_analyse_command(tmp_path: Path) -> None:
     assert "decisions with a choice" in result.output
     result = runner.invoke(app, ["analyse", str(path), "--game", "3"])
     assert result.exit_code == 2 and "there is no game 3" in result.output
+
+
+def test_the_expert_plays_a_game_the_kernel_does_not_know_in_pure_python() -> None:
+    """A game whose counts the kernel does not know is refused by it; the expert then ranks
+    its moves by the greedy heuristic in Python and still plays a whole legal game."""
+    odd = replace(DRAW, id="odd", hand_count=lambda hand, opts: pips_of(hand) + 1)
+    assert not supports(odd)
+    opts = odd.options({"players": 2, "target": 20})
+    match = play_match(odd, opts, [ExpertBot(1, QUICK), make_bot("greedy", 2)], 5)
+    assert match.over and match.result is not None and match.result.winners

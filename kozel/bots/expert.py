@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kozel.bots.greedy import GreedyBot
 from kozel.bots.inference import past_decisions
 from kozel.bots.kernel import (
     GREEDY,
@@ -26,9 +27,10 @@ from kozel.bots.kernel import (
     pack_model,
     pack_scoring,
     pack_state,
+    supports,
     to_kernel,
 )
-from kozel.bots.sampling import Sampler, World
+from kozel.bots.sampling import Sampler, World, lacked_values
 from kozel.core import DOUBLES_MASK, Move
 from kozel.views import SeatView
 
@@ -84,6 +86,8 @@ class ExpertBot:
         moves = list(view.legal_moves)
         if not moves:
             return []
+        if not supports(view.rules):
+            return self._without_kernel(view)
         assert view.seat is not None
         me = view.seat
         opts = view.opts
@@ -152,6 +156,15 @@ class ExpertBot:
             key=lambda pair: pair[1],
         )
         return ranked
+
+    def _without_kernel(self, view: SeatView) -> list[tuple[Move, float]]:
+        """A game whose scoring the playout kernel does not know is never played out with
+        another game's scoring: the moves are ranked in pure Python by the greedy heuristic
+        (a move's cost is minus its score), which reads only the seat's view."""
+        greedy = GreedyBot()
+        lacks = lacked_values(view)
+        scored = [(move, -greedy.score(view, move, lacks)) for move in view.legal_moves]
+        return sorted(scored, key=lambda pair: pair[1])
 
     def _worlds(
         self,
