@@ -457,10 +457,18 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
         if (won) {
             wins[unit] = 1;
         } else {
-            int top = INT32_MIN;
+            int top = INT32_MIN, tied = 0;
             for (int u = 0; u < units; u++)
                 if (u != unit && after[u] > top) top = after[u];
-            for (int u = 0; u < units; u++) wins[u] = u != unit && after[u] == top;
+            for (int u = 0; u < units; u++) {
+                wins[u] = u != unit && after[u] == top;
+                tied += wins[u];
+            }
+            if (tied > 1 && s->end_kind == END_OUT) { /* the tie goes to the unit that went out */
+                int out_unit = sc->teams ? s->end_seat % 2 : s->end_seat;
+                if (wins[out_unit])
+                    for (int u = 0; u < units; u++) wins[u] = u == out_unit;
+            }
         }
         any = 1;
     } else {

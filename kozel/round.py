@@ -404,6 +404,8 @@ class Round:
             if self._no_fit_at != len(self.history):
                 self._check_no_fit("draw")
             if self.drawn >= self.drawable:
+                if not self.rules.draws:
+                    raise IllegalMove(f"{self.rules.id} has no drawing: knock")
                 raise IllegalMove("the bazaar is empty: nothing left to draw")
             drawn = self.deal.bazaar[self.drawn]
             self.drawn += 1

@@ -70,7 +70,7 @@ class SeaGoatScoring(RaceScoring):
         if written_off:
             after = [0] * len(before)
         else:
-            after = [b + c for b, c in zip(before, credited, strict=True)]
+            after = [b + d + c for b, d, c in zip(before, during, credited, strict=True)]
         entries = race_entries(before, during, credited, after)
         if written_off:
             entries = [{**entry, "written_off": True} for entry in entries]
@@ -79,7 +79,8 @@ class SeaGoatScoring(RaceScoring):
             result: MatchResult | None = self.decided(decides, after, rnd)
         else:
             result = self.result_at_target(after)
-        return Settlement(entries, tuple(after), credited, 0, result, decides)
+        gained = [d + c for d, c in zip(during, credited, strict=True)]
+        return Settlement(entries, tuple(after), gained, 0, result, decides)
 
     def decides(self, rnd: Round, counts: list[int]) -> dict[str, Any] | None:
         """The seat whose side this round wins or loses the game for at once, if any."""
