@@ -14,22 +14,12 @@ from kozel.core import IllegalMove, Move, Play, PlayDoubles
 from kozel.options import Options
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
-from kozel.scoring.base import Cell, MatchResult, Settlement, round_half_away
-from kozel.scoring.goat import Account, rating_after_game, rating_after_timeout, settle
+from kozel.scoring.base import Cell, MatchResult, Settlement
 
 if TYPE_CHECKING:
     from kozel.views import SeatView
 
-__all__ = [
-    "Account",
-    "Match",
-    "MatchResult",
-    "RoundResult",
-    "rating_after_game",
-    "rating_after_timeout",
-    "round_half_away",
-    "settle",
-]
+__all__ = ["Match", "MatchResult", "RoundResult"]
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ expected to make it: ``"0:1-1 1:1-2@1 2:draw"``. Every move is checked against
 from __future__ import annotations
 
 from kozel.core import DRAW, KNOCK, PIPS, Move, Play, PlayDoubles, Tile, parse_tile
-from kozel.match import Account, Match
+from kozel.match import Match
 from kozel.round import Deal, Round
+from kozel.scoring.goat import Account
 
 
 def tiles(text: str) -> tuple[Tile, ...]:

@@ -7,9 +7,10 @@ import pytest
 
 from kozel.core import DRAW, IllegalMove, Play
 from kozel.games import DONKEY, GOAT
-from kozel.match import Match, settle
+from kozel.match import Match
 from kozel.notation import record_of, replay
 from kozel.options import Options
+from kozel.scoring.goat import settle
 from tests.scripting import (
     CLOSED_HANDS,
     CLOSED_SCRIPT,

@@ -15,18 +15,13 @@ from kozel.core import (
     tiles_of,
 )
 from kozel.games import DONKEY, GOAT
-from kozel.match import (
-    Account,
-    Match,
-    rating_after_game,
-    rating_after_timeout,
-    round_half_away,
-    settle,
-)
+from kozel.match import Match
 from kozel.notation import record_of, replay
 from kozel.options import Options
 from kozel.round import Deal, Round, needs_redeal
 from kozel.rules import Ruleset
+from kozel.scoring.base import round_half_away
+from kozel.scoring.goat import Account, rating_after_game, rating_after_timeout, settle
 from tests.scripting import (
     CLOSED_HANDS,
     CLOSED_SCRIPT,
