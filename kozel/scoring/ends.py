@@ -33,7 +33,7 @@ def end_sum(plays: Iterable[Play], spinner: bool, spinner_arms_count: bool) -> i
     layout = Layout()
     tips = [-1, -1, -1, -1]
     """The last tile laid on each arm (the first tile, or the spinner, while none is)."""
-    spinner_line = LINE_ARMS
+    spinner_line: tuple[int, ...] = LINE_ARMS
     for play in plays:
         lay(layout, play, spinner)
         t = play.tile
