@@ -205,9 +205,11 @@ class Round:
         "layout",
         "lead_mask",
         "leader",
+        "multi_doubles",
         "opts",
         "players",
         "rules",
+        "spinner_rule",
         "turn",
     )
 
@@ -233,8 +235,12 @@ class Round:
         """Tiles that never hold a fish open: the reserve, and doubles when they are ignored."""
         if reserve:
             self._dead |= mask_of(deal.bazaar[self.drawable :])
-        self._line = rules.line
-        self._arms = _CROSS_ARMS if rules.spinner else _LINE_ARMS
+        self.spinner_rule = rules.has_spinner(opts)
+        """The first double laid is a spinner (arms 2 and 3)."""
+        self.multi_doubles = rules.has_multi_doubles(opts)
+        """Several doubles may be laid in one turn."""
+        self._line = not (self.spinner_rule or self.multi_doubles or rules.closing)
+        self._arms = _CROSS_ARMS if self.spinner_rule else _LINE_ARMS
         self._no_fit_at = -1
         self.layout = Layout()
         self.leader = leader
@@ -307,7 +313,7 @@ class Round:
                 if e >= 0 and not closed[k]:
                     moves += table[k][hand & SUIT_MASK[e]]
             doubles = hand & DOUBLES_MASK
-            if moves and self.rules.multi_doubles and doubles & (doubles - 1):  # two or more
+            if moves and self.multi_doubles and doubles & (doubles - 1):  # two or more
                 moves.extend(self._double_sets(hand))
         if moves:
             return moves
@@ -324,7 +330,7 @@ class Round:
         Before it, the first double laid becomes the spinner: the line has two arms, so a
         pair is listed in both orders."""
         layout = self.layout
-        both_orders = self.rules.spinner and layout.spinner < 0
+        both_orders = self.spinner_rule and layout.spinner < 0
         close_choices = (False, True) if self.rules.closing else (False,)
         options = []
         for k in self._arms:
@@ -374,7 +380,7 @@ class Round:
                 self.hands[seat] = hand
                 ends[arm] = shown
                 table = layout.table = layout.table | bit
-                if not self._line and layout.spinner < 0 and IS_DOUBLE[t] and self.rules.spinner:
+                if not self._line and layout.spinner < 0 and IS_DOUBLE[t] and self.spinner_rule:
                     layout.spinner = t
                     ends[2] = ends[3] = shown
                 self.last_tile = t
@@ -433,13 +439,13 @@ class Round:
         self.hands[self.turn] ^= 1 << t
         layout = self.layout
         if layout.first < 0:
-            layout.lead(t, self.rules.spinner)
+            layout.lead(t, self.spinner_rule)
             self.first_tile = t
             if play.hundred:
                 self.hundred = self.turn
         else:
             assert play.arm is not None
-            layout.attach(t, play.arm, play.close, self.rules.spinner)
+            layout.attach(t, play.arm, play.close, self.spinner_rule)
         self.last_tile = t
 
     def _after_lay(self, move: Move) -> None:
@@ -512,7 +518,7 @@ class Round:
             raise IllegalMove(f"you cannot {action}: {names} fits, so you must play")
 
     def _check_doubles(self, move: PlayDoubles) -> None:
-        if not self.rules.multi_doubles:
+        if not self.multi_doubles:
             raise IllegalMove(f"{self.rules.id} allows one tile per turn")
         plays = move.plays
         if not 2 <= len(plays) <= MAX_ARMS:
@@ -533,7 +539,7 @@ class Round:
             self._check_play(play, hand, scratch.ends, scratch.closed)
             hand &= ~(1 << play.tile)
             assert play.arm is not None
-            scratch.attach(play.tile, play.arm, play.close, self.rules.spinner)
+            scratch.attach(play.tile, play.arm, play.close, self.spinner_rule)
 
     # --- copies ---------------------------------------------------------------------------
 

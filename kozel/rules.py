@@ -92,6 +92,10 @@ class Ruleset:
     spinner: bool = False
     closing: bool = False
     multi_doubles: bool = False
+    spinner_option: str | None = None
+    """The flag option that gives the game a spinner (Threes and Fives' ``spinner``)."""
+    multi_doubles_option: str | None = None
+    """The flag option that lets doubles go several at once (Telephone's ``doubles_at_once``)."""
     fish_winner_leads: bool = False
     """After a fish the hand's winner leads the next (the races); else the fisherman."""
     hand_count: Callable[[int, Options], int] = plain_count
@@ -111,8 +115,25 @@ class Ruleset:
 
     @property
     def line(self) -> bool:
-        """True for a plain line game: two arms, one tile a turn, no closing."""
-        return not (self.spinner or self.closing or self.multi_doubles)
+        """True for a plain line game: two arms, one tile a turn, no closing (whatever the
+        options)."""
+        return not (
+            self.spinner
+            or self.closing
+            or self.multi_doubles
+            or self.spinner_option
+            or self.multi_doubles_option
+        )
+
+    def has_spinner(self, opts: Options) -> bool:
+        """True when the first double laid is a spinner with these options."""
+        return self.spinner or bool(self.spinner_option and getattr(opts, self.spinner_option))
+
+    def has_multi_doubles(self, opts: Options) -> bool:
+        """True when several doubles may be laid in one turn with these options."""
+        return self.multi_doubles or bool(
+            self.multi_doubles_option and getattr(opts, self.multi_doubles_option)
+        )
 
     # --- options ------------------------------------------------------------------------------
 

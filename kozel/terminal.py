@@ -364,7 +364,7 @@ class TerminalGame:
                 return "the first tile of a round is a single tile"
             return f"{names[0]} may not lead: lead {_words(leads) if len(leads) < 4 else 'any'}"
         if len(entries) > 1:
-            if not self.rules.multi_doubles:
+            if not self.rules.has_multi_doubles(self.opts):
                 return f"{self.rules.id} lays one tile a turn: type one tile"
             singles = [n for e, n in zip(entries, names, strict=True) if not IS_DOUBLE[e.tile]]
             if singles:
@@ -540,7 +540,7 @@ class TerminalGame:
         )
         if self.rules.closing:
             self.say("Add ! to close the arm with a double (3-3@2!), or answer the question.")
-        if self.rules.multi_doubles:
+        if self.rules.has_multi_doubles(self.opts):
             self.say("Several doubles at once: type them together, e.g. 3-3 5-5.")
         self.say("Also: sheet (the score sheet), look (the table again), quit (q).")
 

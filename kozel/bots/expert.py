@@ -115,7 +115,7 @@ class ExpertBot:
             world = pending.pop()
             state = pack_state(
                 view.rules,
-                opts.players,
+                opts,
                 world.hands,
                 world.bazaar,
                 world.reserve | dead_doubles,
@@ -181,7 +181,7 @@ class ExpertBot:
         candidates = [sampler.sample() for _ in range(count * CANDIDATES)]
         rules = pack_state(
             view.rules,
-            len(view.hand_sizes),
+            view.opts,
             [0] * len(view.hand_sizes),
             [],
             0,

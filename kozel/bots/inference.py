@@ -36,7 +36,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
     drew_this_turn = [False] * players
     previous = -1
     before: list[tuple[int, Move, Position | None]] = []
-    for seat, move, _, layout in walk(view.history, view.rules.spinner):
+    for seat, move, _, layout in walk(view.history, view.rules.has_spinner(view.opts)):
         values = open_values(layout)
         if seat != previous:
             drew_this_turn = [False] * players

@@ -114,7 +114,7 @@ def from_kernel(move: KernelMove) -> Move:
 
 def pack_state(
     rules: Ruleset,
-    players: int,
+    opts: Options,
     hands: list[int],
     bazaar: list[int],
     dead: int,
@@ -134,10 +134,10 @@ def pack_state(
     and ``dead`` the tiles that never hold a fish open (reserve, ignored doubles, the tiles
     a game without draws leaves out of play)."""
     return (
-        players,
-        int(rules.spinner),
+        opts.players,
+        int(rules.has_spinner(opts)),
         int(rules.closing),
-        int(rules.multi_doubles),
+        int(rules.has_multi_doubles(opts)),
         tuple(hands),
         tuple(bazaar),
         0,
@@ -247,7 +247,7 @@ def pack_round(rnd: Round) -> StateTuple:
     reserve = mask_of(rnd.deal.bazaar[rnd.drawable :])
     return pack_state(
         rnd.rules,
-        rnd.players,
+        rnd.opts,
         list(rnd.hands),
         list(rnd.deal.bazaar[rnd.drawn : rnd.drawable]),
         reserve | (DOUBLES_MASK if rnd.opts.ignores_doubles() else 0),

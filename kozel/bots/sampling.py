@@ -21,7 +21,7 @@ from kozel.views import SeatView
 def open_values(view: SeatView) -> Iterator[tuple[int, Move, int]]:
     """Walk the public history: each move with its seat and the values open before it (a
     bitmask of 0..6)."""
-    for seat, move, _, layout in walk(view.history, view.rules.spinner):
+    for seat, move, _, layout in walk(view.history, view.rules.has_spinner(view.opts)):
         yield seat, move, history_values(layout)
 
 

@@ -8,7 +8,7 @@ over the target at the end of a hand wins the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kozel.options import Options
 from kozel.scoring.base import Cell, MatchResult, Scoring, Settlement, round_half_away
@@ -67,7 +67,7 @@ class RaceScoring(Scoring):
     """Draw, Block and Classic: the hand's winner scores the others' counts."""
 
     sheet_kind = "race"
-    subtract_own_in_fish = True
+    subtract_own_in_fish: ClassVar[bool] = True
     """After a fish the winner scores the others' counts minus his own (RULES.md §8.5, 3)."""
 
     def __init__(self, opts: Options) -> None:
