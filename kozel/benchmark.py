@@ -16,7 +16,7 @@ def engine_rounds_per_second(
     """Deal, then play uniformly random legal moves with ``legal_moves()`` and ``push()``
     until the round ends and its counts are taken; rounds completed per second."""
     opts = rules.options({"players": players})
-    hand_size = rules.hand_size(players)
+    hand_size = rules.hand_size(opts)
     rng = random.Random(seed)
     pick = rng.random
     rounds = 0

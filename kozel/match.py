@@ -7,10 +7,11 @@ The :class:`Match` deals rounds, chooses who leads, lets the game's scoring poli
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.core import IllegalMove, Move, Play, PlayDoubles
+from kozel.core import TILE_COUNT, IllegalMove, Move, Play, PlayDoubles, Tile
 from kozel.options import Options
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
@@ -79,6 +80,8 @@ class Match:
         self.results: list[RoundResult] = []
         self.result: MatchResult | None = None
         self.redeals = 0
+        self.lot: tuple[Tile, ...] = ()
+        """The tiles the seats drew for the first leader (games that draw a lot)."""
         self._round: Round | None = None
 
     @property
@@ -145,26 +148,51 @@ class Match:
         """A fresh deal for this game from the match's generator, and its redeal count."""
         rules = self.rules
         players = self.opts.players
-        return deal_tiles(self.rng, players, rules.hand_size(players), rules.redeal)
+        return deal_tiles(self.rng, players, rules.hand_size(self.opts), rules.redeal)
 
-    def next_round(self, deal: Deal | None = None, redeals: int = 0) -> Round:
-        """Deal the next round (from the match's generator unless ``deal`` is given)."""
+    def draw_lot(self) -> tuple[Tile, ...]:
+        """The lot for the first leader: one tile drawn by each seat from the shuffled set
+        (then returned and shuffled again before the deal)."""
+        tiles = list(range(TILE_COUNT))
+        self.rng.shuffle(tiles)
+        return tuple(tiles[: self.opts.players])
+
+    def next_round(
+        self, deal: Deal | None = None, redeals: int = 0, lot: Sequence[Tile] | None = None
+    ) -> Round:
+        """Deal the next round (from the match's generator unless ``deal`` is given). The first
+        round of a game that chooses its first leader by lot draws the lot first, unless
+        ``lot`` gives it (one distinct tile per seat)."""
         if self.over:
             raise IllegalMove("the game is over")
         if self._round is not None and not self._round.over:
             raise IllegalMove("the current round is not over")
         rules = self.rules
+        by_lot = not self.results and rules.uses_lot(self.opts)
+        if lot is not None and not by_lot:
+            raise ValueError("this round has no lot: only a game's first leader is drawn by lot")
+        if by_lot:
+            if lot is None:
+                if deal is not None:
+                    raise ValueError("the first round of this game needs its lot")
+                lot = self.draw_lot()
+            if len(lot) != self.opts.players or len(set(lot)) != len(lot):
+                raise ValueError(f"the lot must be {self.opts.players} different tiles")
+            self.lot = tuple(lot)
         if deal is None:
             deal, redeals = self.deal()
         else:
-            deal.validate(self.opts.players, rules.hand_size(self.opts.players))
+            deal.validate(self.opts.players, rules.hand_size(self.opts))
             if rules.redeal and deal.needs_redeal():
                 raise ValueError(
                     "this deal must be thrown in: a hand has 5+ doubles or 6+ of a suit"
                 )
         self.redeals = redeals
         hands = deal.masks
-        if not self.results:
+        if by_lot:
+            leader = rules.lot_winner(self.lot)
+            lead_mask = hands[leader]
+        elif not self.results:
             leader, first = rules.first_leader(hands)
             lead_mask = 1 << first
         else:

@@ -53,7 +53,7 @@ def round_sheet(result: RoundResult) -> dict[str, Any]:
 
 def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
     """The ``kozel-record/1`` record of a match (finished or not)."""
-    rounds = []
+    rounds: list[dict[str, Any]] = []
     for result in match.results:
         rnd = result.round
         moves = [event_to_dict(seat, move, drawn) for seat, move, drawn in rnd.history]
@@ -61,8 +61,10 @@ def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
             for entry, points in zip(moves, result.points, strict=True):
                 if "play" in entry or "doubles" in entry:
                     entry["points"] = points
+        lot = {"lot": [TILE_NAMES[t] for t in match.lot]} if match.lot and not rounds else {}
         rounds.append(
             {
+                **lot,
                 "redeals": result.redeals,
                 "deal": {
                     "hands": [[TILE_NAMES[t] for t in hand] for hand in result.deal.hands],
@@ -181,8 +183,12 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
     redeals = _field(raw, "redeals", where)
     want(is_int(redeals) and redeals >= 0, f"{where}: redeals must be an integer >= 0")
     deal = _parse_deal(_field(raw, "deal", where), where)
+    lot = None
+    if "lot" in raw:
+        want(isinstance(raw["lot"], list), f"{where}: lot must be a list of tiles")
+        lot = [read_tile(t, f"{where} lot") for t in raw["lot"]]
     try:
-        rnd = match.next_round(deal, redeals)
+        rnd = match.next_round(deal, redeals, lot)
     except ValueError as err:
         raise RecordError(f"{where}: {err}") from None
     moves = _field(raw, "moves", where)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from kozel.core import HIGH, IS_DOUBLE, PIPS, TILE_COUNT, InvalidOption, Tile, pips_of
 from kozel.options import Options, OptionSpec, OptionValue
@@ -85,6 +85,9 @@ class Ruleset:
     """Values of the options type this game does not offer as options."""
     hand_sizes: Mapping[int, int] = field(default_factory=lambda: {2: 7, 3: 7, 4: 7})
     """Tiles dealt to each player, by the number of players."""
+    hand_size_of: Callable[[Options], int] | None = None
+    """Hand sizes that depend on more than the number of players (Threes and Fives'
+    ``hand_sizes`` option)."""
     draws: bool = True
     """False: the tiles left after the deal stay out of play (Block)."""
     redeal: bool = True
@@ -96,6 +99,12 @@ class Ruleset:
     """The flag option that gives the game a spinner (Threes and Fives' ``spinner``)."""
     multi_doubles_option: str | None = None
     """The flag option that lets doubles go several at once (Telephone's ``doubles_at_once``)."""
+    lot: Literal["", "lowest", "heaviest"] = ""
+    """The first leader is chosen by lot: each seat draws a tile, the lowest (or heaviest)
+    leads the first round with any tile (the lot is in the record)."""
+    lot_unless: str | None = None
+    """A flag option that replaces the lot by ``first_lead_order`` (Threes and Fives'
+    ``spinner``: the holder of the highest double dealt leads it)."""
     fish_winner_leads: bool = False
     """After a fish the hand's winner leads the next (the races); else the fisherman."""
     hand_count: Callable[[int, Options], int] = plain_count
@@ -197,8 +206,22 @@ class Ruleset:
 
         return Match(self, opts, seed)
 
-    def hand_size(self, players: int) -> int:
-        return self.hand_sizes[players]
+    def hand_size(self, opts: Options) -> int:
+        """Tiles dealt to each player with these options."""
+        if self.hand_size_of is not None:
+            return self.hand_size_of(opts)
+        return self.hand_sizes[opts.players]
+
+    def uses_lot(self, opts: Options) -> bool:
+        """True when these options choose the first leader by lot."""
+        return bool(self.lot) and not (self.lot_unless and getattr(opts, self.lot_unless))
+
+    def lot_winner(self, lot: Sequence[Tile]) -> int:
+        """The seat whose tile wins the lot: the lowest or the heaviest (by pips, ties by the
+        higher half)."""
+        keys = [(PIPS[t], HIGH[t]) for t in lot]
+        best = min(keys) if self.lot == "lowest" else max(keys)
+        return keys.index(best)
 
     def first_leader(self, hands: Sequence[int]) -> tuple[int, Tile]:
         """The seat that leads the first round of a game, and the tile it must lead."""
