@@ -1,0 +1,151 @@
+"""The end-count games (RULES.md §6): points during play for the end sum, and a bonus for the
+hand's winner.
+
+A lay that makes the end sum (:func:`kozel.scoring.ends.end_sum`) a multiple of 5 or 3 scores
+for the mover's unit at once; a turn of several doubles scores once, after its last double.
+At the end of a hand its winner (the player who went out, or the lowest count after a fish) is
+credited the others' counts — minus his own after a fish where the game says so — rounded and
+divided as the game says.
+
+>>> [AllFivesScoring.lay(s) for s in (10, 13, 15, 0)]
+[10, 0, 15, 0]
+>>> [ThreesFivesScoring.lay(s) for s in (10, 12, 30, 7)]
+[10, 12, 60, 0]
+>>> TelephoneScoring.lay(20), AllThreesScoring.lay(12)
+(4, 12)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from kozel.core import Move
+from kozel.history import plays_of
+from kozel.options import Options
+from kozel.scoring.base import Cell, Settlement
+from kozel.scoring.ends import end_sum
+from kozel.scoring.race import RaceOptions, RaceScoring, race_entries
+
+if TYPE_CHECKING:
+    from kozel.round import Round
+
+HandSizes = Literal["standard", "seven", "by_players"]
+HAND_SIZES: tuple[HandSizes, ...] = ("standard", "seven", "by_players")
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndCountOptions(RaceOptions):
+    """The end-count games' options; each game offers some and fixes the others."""
+
+    spinner_arms_count: bool
+    bonus_divisor: int
+    doubles_at_once: bool
+    hand_sizes: HandSizes
+    spinner: bool
+    keep_last: bool
+    draw_when_able: bool
+
+    def reserve_size(self) -> int:
+        """Threes and Fives' ``keep_last``: 2 players never draw the last 2, 3–4 the last 1."""
+        if not self.keep_last:
+            return 0
+        return 2 if self.players == 2 else 1
+
+
+def nearest_multiple(value: int, step: int) -> int:
+    """``value`` rounded to the nearest multiple of ``step``, halves away from zero.
+
+    >>> [nearest_multiple(v, 5) for v in (3, 26, 2, 25)], nearest_multiple(26, 3)
+    ([5, 25, 0, 25], 27)
+    """
+    return (2 * value + step) // (2 * step) * step
+
+
+class EndCountScoring(RaceScoring):
+    """Scoring during play for the end sum, and a bonus at the end of the hand."""
+
+    scores_during_play = True
+
+    def __init__(self, opts: Options) -> None:
+        assert isinstance(opts, EndCountOptions)
+        super().__init__(opts)
+        self.end_count: EndCountOptions = opts
+
+    @staticmethod
+    def lay(total: int) -> int:
+        """The points a lay scores when it leaves the end sum ``total``."""
+        raise NotImplementedError
+
+    def bonus(self, raw: int) -> int:
+        """What the hand's winner is credited for the others' counts ``raw``."""
+        raise NotImplementedError
+
+    def lay_points(self, rnd: Round, seat: int, move: Move) -> int:
+        plays = [p for _, m, _ in rnd.history for p in plays_of(m)]
+        return self.lay(end_sum(plays, rnd.spinner_rule, self.end_count.spinner_arms_count))
+
+    def settle(
+        self, sheet: tuple[Cell, ...], eggs: int, rnd: Round, counts: list[int], during: list[int]
+    ) -> Settlement:
+        winner, raw = self.hand_credit(rnd, counts)
+        before = [int(c) for c in sheet]
+        credited = [0] * len(before)
+        if winner is not None:
+            credited[winner] = self.bonus(raw)
+        after = [b + d + c for b, d, c in zip(before, during, credited, strict=True)]
+        gained = [d + c for d, c in zip(during, credited, strict=True)]
+        entries = race_entries(before, during, credited, after)
+        return Settlement(entries, tuple(after), gained, 0, self.result_at_target(after))
+
+
+class AllFivesScoring(EndCountScoring):
+    """§6.1: an end sum that is a multiple of 5 scores itself; the bonus is rounded to the
+    nearest 5 and divided by ``bonus_divisor`` (1: recorded in full)."""
+
+    @staticmethod
+    def lay(total: int) -> int:
+        return total if total % 5 == 0 else 0
+
+    def bonus(self, raw: int) -> int:
+        return nearest_multiple(raw, 5) // self.end_count.bonus_divisor
+
+
+class TelephoneScoring(EndCountScoring):
+    """§6.2: an end sum that is a multiple of 5 scores a fifth of it; the bonus is the others'
+    counts divided by 5, rounded up, without subtracting the winner's own after a fish."""
+
+    subtract_own_in_fish = False
+
+    @staticmethod
+    def lay(total: int) -> int:
+        return total // 5 if total % 5 == 0 else 0
+
+    def bonus(self, raw: int) -> int:
+        return -(-raw // 5)
+
+
+class AllThreesScoring(EndCountScoring):
+    """§6.3: multiples of 3 score themselves; the bonus is rounded to the nearest 3 and
+    divided by 3."""
+
+    @staticmethod
+    def lay(total: int) -> int:
+        return total if total % 3 == 0 else 0
+
+    def bonus(self, raw: int) -> int:
+        return nearest_multiple(raw, 3) // 3
+
+
+class ThreesFivesScoring(EndCountScoring):
+    """§6.4: one point per pip of the end sum if it is a multiple of 3, and again if it is a
+    multiple of 5; the winner scores the opponents' remaining pips."""
+
+    subtract_own_in_fish = False
+
+    @staticmethod
+    def lay(total: int) -> int:
+        return (total if total % 3 == 0 else 0) + (total if total % 5 == 0 else 0)
+
+    def bonus(self, raw: int) -> int:
+        return raw
