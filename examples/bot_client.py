@@ -7,6 +7,9 @@ the finished game's record (kozel-record/1). Run a club with `make run` first, t
     python examples/bot_client.py --server http://127.0.0.1:8000 --game goat \\
         [-o key=value ...] [--name NAME --password PASSWORD] [--bot greedy] --record OUT.jsonl
 
+Any game the club offers will do (`GET /api/rules` lists them: goat, donkey, draw, block,
+classic, sea_goat), each with its own options, e.g. `--game sea_goat -o target=60`.
+
 The protocol is in docs/protocol.md. The only thing to change for your own bot is `choose`.
 """
 
@@ -92,7 +95,13 @@ async def play_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
     with open(args.record, "a", encoding="utf-8") as out:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
     result = record["result"]
-    print(f"game {game_id} over: losers {result['losers']}, rating {result['rating']}")
+    if "timeout" in result:
+        verdict = f"seat {result['timeout']} ran out of time"
+    elif "winners" in result:  # the winner-scoring games: Draw, Block, Classic, Sea Goat
+        verdict = f"winners {result['winners']}, scores {result['scores']}"
+    else:  # the Goat family: the losers are the Goat (the Donkey)
+        verdict = f"losers {result['losers']}"
+    print(f"game {game_id} over: {verdict}, rating {result['rating']}")
     return 0
 
 

@@ -24,6 +24,7 @@ from kozel.games import GAMES
 from kozel.server import auth
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
+from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
 
@@ -104,7 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="Kozel",
-        summary="An online domino club: Goat, Donkey and their relatives.",
+        summary="An online domino club: Goat, Donkey, Sea Goat, Draw and their relatives.",
         version="0.1.0",
         lifespan=lifespan,
         responses=ERRORS,
@@ -198,27 +199,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rules")
     async def rules() -> list[dict[str, Any]]:
-        """Every game with its options: defaults, allowed values, meaning, and presets."""
-        return [
-            {
-                "id": r.id,
-                "title": r.title,
-                "summary": r.summary,
-                "options": [
-                    {
-                        "name": s.name,
-                        "kind": s.kind,
-                        "default": s.default,
-                        "choices": list(s.choices),
-                        "minimum": s.minimum,
-                        "help": s.help,
-                    }
-                    for s in r.option_specs
-                ],
-                "presets": {k: dict(v) for k, v in r.presets.items()},
-            }
-            for r in GAMES.values()
-        ]
+        """Every game: its family (``goat``: loser-scoring, ``race``: winner-scoring), its board
+        (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds,
+        meaning) and presets."""
+        return [game_info(r) for r in GAMES.values()]
 
     @app.get("/api/requests")
     async def requests() -> list[dict[str, Any]]:
@@ -281,6 +265,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ClubError(409, f"game {game_id} is not over")
         return row.record
 
+    @app.get("/api/games/{game_id}/positions")
+    async def game_positions(game_id: Id) -> dict[str, Any]:
+        """Every position of every round of a finished game, computed by the engine: all
+        hands, the bazaar's size, the layout's arms with their tiles, whose move it is."""
+        row = await club.game_row(game_id)
+        if row.record is None:
+            raise ClubError(409, f"game {game_id} is not over")
+        return await asyncio.to_thread(positions, row.record)
+
     @app.get("/api/leaderboard")
     async def leaderboard() -> list[dict[str, Any]]:
         return await club.leaderboard()
@@ -305,6 +298,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/games/{game_id}",
         "/games/{game_id}/review",
         "/players/{name}",
+        "/rules",
         "/rules/{game}",
     ):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)

@@ -25,10 +25,11 @@ from kozel.bots import Bot, make_bot
 from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
 from kozel.games import get_game
 from kozel.match import Match
-from kozel.notation import RecordError, parse_move, record_of, round_sheet
+from kozel.notation import RecordError, parse_move, record_of
 from kozel.round import Deal, deal_tiles
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.pubsub import PubSub
+from kozel.server.review import round_facts
 from kozel.server.writer import Write, Writer
 from kozel.views import move_to_dict, view_for
 
@@ -101,7 +102,7 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
-        """The finished rounds' public sheet entries (``round_sheet``), built as they end."""
+        """The finished rounds' public entries (``round_facts``), built as they end."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -154,7 +155,7 @@ class Table:
         if self.match.started:
             message["view"] = view_for(self.match, seat).to_dict()
         results = self.match.results
-        self._rounds.extend(round_sheet(r) for r in results[len(self._rounds) :])
+        self._rounds.extend(round_facts(self.match, r) for r in results[len(self._rounds) :])
         message["rounds"] = list(self._rounds)
         if self.status == "playing" and self.match.started and not self.match.round.over:
             message["clock"] = {
@@ -164,12 +165,8 @@ class Table:
             }
         if self.match.result is not None:
             res = self.match.result
-            message["result"] = {
-                "losers": res.losers,
-                "accounts": res.accounts,
-                "rating": res.rating,
-                "timeout": res.timeout,
-            }
+            # as the record's result, with ``timeout`` always present (null when none)
+            message["result"] = {**res.to_dict(), "timeout": res.timeout}
         return message
 
     # --- commands ---------------------------------------------------------------------------
@@ -232,7 +229,10 @@ class Table:
         await self._commit("timeout", {"seat": command.seat}, after)
 
     async def _deal(self) -> None:
-        deal, redeals = deal_tiles(_secure, self.opts.players)
+        players = self.opts.players
+        deal, redeals = deal_tiles(
+            _secure, players, self.rules.hand_size(self.opts), self.rules.redeal
+        )
         after = self.match.copy()
         after.next_round(deal, redeals)
         data = {

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kozel.notation import replay
 from tests.server.conftest import RunningServer
 
@@ -23,6 +25,30 @@ def test_the_example_bot_client_plays_a_game(server: RunningServer, tmp_path: Pa
     record = json.loads(out.read_text())
     assert record["options"]["players"] == 3 and record["seats"][0].startswith("guest-")
     replay(record)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("sea_goat", ["players=3", "target=60"]), ("draw", ["players=2", "target=60"])],
+)
+def test_the_example_bot_client_plays_a_race(
+    server: RunningServer, tmp_path: Path, game: str, options: list[str]
+) -> None:
+    """The winner-scoring games too: the bot's view holds a race's sheet, Sea Goat's hundred
+    and doubles on a line, and the record says who won."""
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, str(EXAMPLE), "--server", server.url, "--game", game]
+    for option in options:
+        command += ["-o", option]
+    done = subprocess.run(
+        [*command, "--record", str(out)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "over: winners" in done.stdout, done.stdout
+    record = json.loads(out.read_text())
+    assert record["game"] == game and record["result"]["winners"]
+    assert record["options"]["target"] == 60 and record["seats"][0].startswith("guest-")
+    assert replay(record).over
 
 
 def test_the_example_says_what_is_wrong(server: RunningServer, tmp_path: Path) -> None:

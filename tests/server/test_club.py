@@ -106,7 +106,11 @@ def test_two_people_and_two_bots_play_a_rated_game_to_the_end(server: RunningSer
     assert record["seats"] == ["alice", "bob", "bot:greedy", "bot:random"]
     # the sheet every state carried is the record's, round by round
     public = ("end", "counts", "sheet", "eggs")
-    assert final["rounds"] == [{k: r[k] for k in public} for r in record["rounds"]]
+    assert [{k: r[k] for k in public} for r in final["rounds"]] == [
+        {k: r[k] for k in public} for r in record["rounds"]
+    ]
+    # and what the client says of each round (Sea Goat's hundred, instant ends: none in Goat)
+    assert all(r["hundred"] == -1 and r["decided_by"] is None for r in final["rounds"])
     assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["game_id"] == game_id
     replayed = replay(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []

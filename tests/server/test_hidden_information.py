@@ -46,6 +46,11 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("goat", {"players": 4, "teams": True, "special_doubles": True, **SHORT}),
     ("donkey", {"players": 3, "fish_mode": "everyone", **SHORT}),
     ("goat", {"players": 2, "loss_limit": 25}),  # longer games: several deals each
+    # the winner-scoring games: Block's undealt tiles are never drawn and never shown
+    ("draw", {"players": 3, "target": 30}),
+    ("block", {"players": 2, "target": 30}),
+    ("classic", {"players": 4, "teams": True, "target": 60}),
+    ("sea_goat", {"players": 3, "target": 30, "open_at": 10}),
 ]
 LEVELS = ["random", "greedy"]
 AT_ONCE = 4

@@ -8,9 +8,16 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from kozel.match import Account
+from kozel.scoring.goat import Account
 
-STEPS = ("button.arm", "button.close-no", ".hand-tile.playable", "button.draw", "button.knock")
+STEPS = (
+    "button.arm",
+    "button.close-no",
+    "button.hundred-no",
+    ".hand-tile.playable",
+    "button.draw",
+    "button.knock",
+)
 
 
 def my_turn(page: Page) -> bool:
@@ -57,15 +64,25 @@ def game_over(page: Page) -> bool:
     return page.locator(".game-over").count() == 1
 
 
-def play_to_end(pages: list[Page], seconds: float = 300, each_step: Any = None) -> None:
-    """Play every page's seat until every page shows the end of the game."""
+def play_to_end(
+    pages: list[Page],
+    seconds: float = 300,
+    each_step: Any = None,
+    order: tuple[str, ...] = STEPS,
+    on_turn: Any = None,
+) -> None:
+    """Play every page's seat until every page shows the end of the game. ``each_step(page,
+    turns)`` is called after each step; ``on_turn(page)`` when the page is to move, before the
+    step (the table then waits for it: a steady moment to look at it)."""
     deadline = time.monotonic() + seconds
     turns = 0
     while not all(game_over(p) for p in pages):
         assert time.monotonic() < deadline, "the game did not end in time"
         moved = False
         for page in pages:
-            if step(page, keyboard=turns % 5 == 0):
+            if on_turn is not None and my_turn(page) and not game_over(page):
+                on_turn(page)
+            if step(page, order, keyboard=turns % 5 == 0):
                 moved = True
                 turns += 1
                 if each_step:
@@ -96,6 +113,47 @@ def record_sheet(record: dict[str, Any]) -> list[list[tuple[str, str, str]]]:
     return [
         [
             (Account(**e["before"]).show(), str(e["charged"]), Account(**e["after"]).show())
+            for e in rnd["sheet"]
+        ]
+        for rnd in record["rounds"]
+    ]
+
+
+RACE_CELLS = """rows => rows.map(r => [...r.querySelectorAll("td")].map(td => [
+  td.querySelector(".before").textContent,
+  td.querySelector(".during") ? td.querySelector(".during").textContent : null,
+  td.querySelector(".credited").textContent,
+  td.querySelector(".after").textContent,
+  td.classList.contains("written-off"),
+]))"""
+
+RaceCell = tuple[str, str | None, str, str, bool]
+
+
+def shown_race_sheet(page: Page) -> list[list[RaceCell]]:
+    """A race's sheet as the page shows it: per round, per unit (before, during or None,
+    credited, after, written off)."""
+    rows = page.locator("table.sheet tbody tr").evaluate_all(RACE_CELLS)
+    return [[(b, d, c, a, w) for b, d, c, a, w in row] for row in rows]
+
+
+def plus(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def record_race_sheet(record: dict[str, Any]) -> list[list[RaceCell]]:
+    """The same from the server's record: the points during play only when some round has
+    any; a round's own points with "+"."""
+    during = any(e["during"] for rnd in record["rounds"] for e in rnd["sheet"])
+    return [
+        [
+            (
+                str(e["before"]),
+                plus(e["during"]) if during else None,
+                plus(e["credited"]),
+                str(e["after"]),
+                bool(e.get("written_off")),
+            )
             for e in rnd["sheet"]
         ]
         for rnd in record["rounds"]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from kozel.games import GAMES
+
 WEB = Path(__file__).resolve().parents[2] / "kozel" / "web"
 LANGUAGES = ("en", "ru", "bg", "uz")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -20,8 +22,9 @@ DYNAMIC = {
     ],
     "level": ["random", "greedy", "expert"],
     "status": ["playing", "finished", "interrupted"],
-    "game": ["goat", "donkey"],
-    "preset": ["goat-125", "yard"],
+    "game": list(GAMES),
+    "preset": [p for rules in GAMES.values() for p in rules.presets],
+    "decides": ["hundred_made", "hundred_failed", "bald_goat", "six_six", "won", "lost"],
 }
 
 
@@ -65,21 +68,45 @@ def test_every_key_the_code_uses_exists() -> None:
     assert not missing, f"keys used by the client but missing in en: {missing}"
 
 
-def test_every_option_of_every_game_is_labelled_and_explained() -> None:
-    from kozel.games import GAMES
-
-    known = strings("en", "options")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_option_of_every_game_is_labelled_and_explained(lang: str) -> None:
+    known = strings(lang, "options")
     for rules in GAMES.values():
+        assert f"game.{rules.id}" in known and f"game.{rules.id}.summary" in known, rules.id
+        if rules.sheet_kind == "goat":  # the loser has a name: the Goat, the Donkey
+            assert f"game.{rules.id}.loser" in known, rules.id
         for spec in rules.option_specs:
             assert f"option.{spec.name}" in known and f"option.{spec.name}.help" in known
             if spec.kind == "choice":
                 for choice in spec.choices:
                     assert f"option.{spec.name}.{choice}" in known, (spec.name, choice)
         for preset in rules.presets:
-            assert f"preset.{preset}" in known
+            assert f"preset.{preset}" in known and f"preset.{preset}.help" in known
 
 
-@pytest.mark.parametrize("game", ["goat", "donkey"])
+def test_the_new_games_have_their_names() -> None:
+    names = {lang: strings(lang, "options") for lang in LANGUAGES}
+    wanted = {
+        "ru": ["Традиционное домино", "Блок", "Классический козёл до 300", "Морской козёл"],
+        "bg": ["Традиционно домино", "Блок", "Класически козел до 300", "Морски козел"],
+        "uz": ["An'anaviy domino", "Blok", "Klassik echki 300 gacha", "Dengiz echkisi"],
+        "en": ["Draw", "Block", "Classic Kozel to 300", "Sea Goat"],
+    }
+    for lang, titles in wanted.items():
+        got = [names[lang][f"game.{g}"] for g in ("draw", "block", "classic", "sea_goat")]
+        assert got == titles, lang
+    assert names["ru"]["term.hundred_question"] == "Объявить сотню?"
+
+
+def test_the_client_names_no_game() -> None:
+    """What a game is comes from /api/rules: no game id in the client's code."""
+    for source in (WEB / "static").glob("*.js"):
+        code = source.read_text("utf-8")
+        for game in GAMES:
+            assert not re.search(rf"[\"'`/]{game}[\"'`]", code), f"{source.name} names {game}"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_game_has_rules_in_every_language(game: str, lang: str) -> None:
     text = (WEB / "rules" / f"{game}.{lang}.html").read_text("utf-8")

@@ -10,7 +10,7 @@ const ROUTES = [
   [/^\/$/, () => import("./lobby.js").then((m) => new m.LobbyPage())],
   [/^\/leaderboard$/, () => import("./pages.js").then((m) => new m.LeaderboardPage())],
   [/^\/players\/([^/]+)$/, (name) => import("./pages.js").then((m) => new m.PlayerPage(decodeURIComponent(name)))],
-  [/^\/rules\/(goat|donkey)$/, (game) => import("./pages.js").then((m) => new m.RulesPage(game))],
+  [/^\/rules(?:\/([a-z0-9_]+))?$/, (game) => import("./pages.js").then((m) => new m.RulesPage(game || null))],
   [/^\/games\/(\d+)$/, (id) => import("./table.js").then((m) => new m.TablePage(Number(id)))],
   [/^\/games\/(\d+)\/review$/, (id) => import("./review.js").then((m) => new m.ReviewPage(Number(id)))],
 ];
@@ -75,7 +75,7 @@ export function renderHeader() {
       link("/", h("span.brand", {}, "Kozel")),
       link("/", t("nav.lobby")),
       link("/leaderboard", t("nav.leaderboard")),
-      link("/rules/goat", t("nav.rules")),
+      link("/rules", t("nav.rules")),
       h("span.spacer"),
       user
         ? h(

@@ -3,7 +3,7 @@ import { get, post } from "./api.js";
 import { explain, go, link, refreshUser, session, toast } from "./app.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
-import { gameName, optionField, optionsSummary, rules } from "./options.js";
+import { gameName, gameSummary, optionField, optionsSummary, rules } from "./options.js";
 import { LiveSocket } from "./socket.js";
 
 const LEVELS = ["random", "greedy", "expert"];
@@ -112,6 +112,8 @@ export class LobbyPage {
   form() {
     const gameSelect = h("select#game", { name: "game" }, this.games.map((g) => h("option", { value: g.id }, gameName(g.id))));
     const presetSelect = h("select#preset", { name: "preset" });
+    const summary = h("p.small.muted.game-summary");
+    const howTo = h("a.small", { href: "/rules", onclick: (e) => { e.preventDefault(); go(`/rules/${gameSelect.value}`); } }, t("lobby.how_to_play"));
     const fields = h("div.options");
     const seconds = h("input#seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
     const rated = h("input#rated", { type: "checkbox", name: "rated" });
@@ -124,6 +126,10 @@ export class LobbyPage {
       const game = spec();
       readers = {};
       setters = {};
+      summary.textContent = gameSummary(game.id);
+      howTo.setAttribute("href", `/rules/${game.id}`);
+      const presets = Object.keys(game.presets);
+      presetSelect.disabled = presets.length === 0;
       mount(presetSelect, h("option", { value: "" }, t("preset.none")), Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
       mount(
         fields,
@@ -174,10 +180,11 @@ export class LobbyPage {
         h(
           "div.row",
           {},
-          h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, h("a.small", { href: "/rules/goat", onclick: (e) => { e.preventDefault(); go(`/rules/${gameSelect.value}`); } }, t("lobby.how_to_play"))),
+          h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, howTo),
           h("div.field", {}, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
           h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level),
         ),
+        summary,
         h(
           "div.buttons",
           {},

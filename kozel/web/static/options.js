@@ -1,4 +1,6 @@
-// Games and their options as /api/rules gives them, labelled in the player's language.
+// Games and their options as /api/rules gives them, labelled in the player's language. Nothing
+// here (or anywhere in the client) names a game: what a game is — loser-scoring Goat family or
+// winner-scoring race, line or cross — comes from the server.
 import { get } from "./api.js";
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
@@ -10,8 +12,27 @@ export async function rules() {
   return games;
 }
 
+/** A game as /api/rules describes it: {id, family, board, sheet, options, presets, …}. */
+export function gameInfo(id) {
+  return (games || []).find((g) => g.id === id) || { id, options: [], presets: {} };
+}
+
+/** True for the winner-scoring games (the race to a target). */
+export function isRace(id) {
+  return gameInfo(id).family === "race";
+}
+
 export function gameName(id) {
-  return has(`game.${id}`) ? t(`game.${id}`) : id;
+  return has(`game.${id}`) ? t(`game.${id}`) : gameInfo(id).title || id;
+}
+
+export function gameSummary(id) {
+  return has(`game.${id}.summary`) ? t(`game.${id}.summary`) : gameInfo(id).summary || "";
+}
+
+/** What the loser of a Goat-family game is called (the Goat, the Donkey). */
+export function loserWord(id) {
+  return has(`game.${id}.loser`) ? t(`game.${id}.loser`) : t("term.loser");
 }
 
 export function valueLabel(spec, value) {
@@ -56,7 +77,7 @@ export function optionField(spec, value, onChange) {
     read = () => JSON.parse(input.value);
     return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = JSON.stringify(v))];
   }
-  input = h("input", { id, type: "number", name: spec.name, min: spec.minimum ?? undefined, step: 1, value, "aria-describedby": `${id}-help`, onchange: onChange });
+  input = h("input", { id, type: "number", name: spec.name, min: spec.minimum ?? undefined, max: spec.maximum ?? undefined, step: 1, value, "aria-describedby": `${id}-help`, onchange: onChange });
   read = () => Number(input.value);
   return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = String(v))];
 }

@@ -90,15 +90,21 @@ export class PlayerPage {
 
 export class RulesPage {
   constructor(game) {
-    this.game = game;
+    this.game = game; // null: the first game the club offers
     this.title = t("nav.rules");
   }
 
   async show(main) {
-    await rules();
-    const response = await fetch(`/rules-text/${this.game}.${lang}.html`);
+    const games = await rules();
+    const game = this.game ?? games[0].id;
+    if (!games.some((g) => g.id === game)) {
+      mount(main, h("section.card", {}, h("h1", {}, t("error.no_page")), link("/rules", t("nav.rules"))));
+      return;
+    }
+    this.title = `${t("nav.rules")}: ${gameName(game)}`;
+    const response = await fetch(`/rules-text/${game}.${lang}.html`);
     const text = response.ok ? await response.text() : "";
-    const body = h("article.rules-text");
+    const body = h("article.rules-text", { "data-game": game });
     // our own static fragment (kozel/web/rules), not user input
     body.innerHTML = text;
     mount(
@@ -106,7 +112,7 @@ export class RulesPage {
       h(
         "section.card.rules",
         {},
-        h("nav.tabs", { "aria-label": t("nav.rules") }, ["goat", "donkey"].map((g) => link(`/rules/${g}`, gameName(g), { "aria-current": g === this.game ? "page" : null }))),
+        h("nav.tabs", { "aria-label": t("nav.rules") }, games.map((g) => link(`/rules/${g.id}`, gameName(g.id), { "aria-current": g.id === game ? "page" : null }))),
         body,
       ),
     );

@@ -1,14 +1,14 @@
-// A finished game: replay every round step by step with all hands shown, the final sheet,
-// and a chart of each scoring unit's account round by round.
+// A finished game: every round step by step with all hands shown, the final sheet, and a chart
+// of each scoring unit's account (Goat family) or score (races) round by round. The positions
+// are the engine's, from GET /api/games/{id}/positions; this page only draws them.
 import { get } from "./api.js";
 import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { legend, lineChart } from "./chart.js";
-import { gameName, optionsSummary, rules } from "./options.js";
-import { positions } from "./replay.js";
-import { endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
+import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
+import { decidedText, endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
 
 export class ReviewPage {
@@ -23,11 +23,16 @@ export class ReviewPage {
     this.main = main;
     await rules();
     try {
-      this.record = await get(`/api/games/${this.id}/record`);
+      [this.record, this.positions] = await Promise.all([get(`/api/games/${this.id}/record`), get(`/api/games/${this.id}/positions`)]);
     } catch (error) {
       mount(main, h("section.card", {}, h("p", {}, error.status === 409 ? t("review.not_over") : explain(error)), link(`/games/${this.id}`, t("review.to_table"))));
       return;
     }
+    // the record's rounds with what the engine says of each (Sea Goat's hundred, instant ends)
+    this.rounds = this.record.rounds.map((r, i) => {
+      const { positions: _, ...facts } = this.positions.rounds[i];
+      return { ...r, ...facts };
+    });
     this.seats = this.record.seats.map((s) => (s.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${s.slice(4)}`) }) : s));
     this.title = `${gameName(this.record.game)} #${this.id}`;
     this.load(this.record.rounds.length - 1, "end");
@@ -48,7 +53,7 @@ export class ReviewPage {
 
   load(round, where = "start") {
     this.round = round;
-    this.steps = positions(this.record.game, this.record.rounds[round]);
+    this.steps = this.positions.rounds[round].positions;
     this.step = where === "end" ? this.steps.length - 1 : 0;
     this.render();
   }
@@ -61,7 +66,7 @@ export class ReviewPage {
   describe(move) {
     if (!move) return t("review.deal");
     const who = this.seats[move.seat];
-    if (move.play) return t("review.play", { name: who, tile: move.play, arm: move.arm ?? "—" }) + (move.close ? ` (${t("review.closed")})` : "");
+    if (move.play) return t("review.play", { name: who, tile: move.play, arm: move.arm ?? "—" }) + (move.close ? ` (${t("review.closed")})` : "") + (move.hundred ? ` (${t("review.hundred")})` : "");
     if (move.doubles) return t("review.doubles", { name: who, tiles: move.doubles.map((d) => `${d.tile}→${d.arm}${d.close ? "✕" : ""}`).join(", ") });
     if (move.draw) return t("review.draw", { name: who, tile: move.draw });
     if (move.knock) return t("review.knock", { name: who });
@@ -70,14 +75,21 @@ export class ReviewPage {
 
   render() {
     const record = this.record;
-    const round = record.rounds[this.round];
+    const round = this.rounds[this.round];
     const at = this.steps[this.step];
     const teams = record.options.teams;
     const units = unitNames(this.seats, teams);
-    const series = units.map((label, u) => ({ label, values: record.rounds.map((r) => r.sheet[u].after.account) }));
+    const race = isRace(record.game);
+    const series = units.map((label, u) => ({ label, values: record.rounds.map((r) => (race ? r.sheet[u].after : r.sheet[u].after.account)) }));
+    const chartTitle = race ? t("review.scores") : t("review.accounts");
     const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
     const result = record.result;
-    const loserWord = record.game === "donkey" ? t("term.donkey") : t("term.goat");
+    const decided = decidedText(this.rounds[this.rounds.length - 1], this.seats);
+    const verdict = () => {
+      if (result.timeout !== undefined && result.timeout !== null) return t("table.timed_out", { name: this.seats[result.timeout] });
+      if (result.winners) return [h("span.winner", {}, `${result.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, result.winners.map((u) => units[u]).join(", ")))];
+      return [h("span.loser", {}, `${loserWord(record.game)}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", ")))];
+    };
     mount(
       this.main,
       h(
@@ -89,9 +101,8 @@ export class ReviewPage {
           ? h(
               "p.result",
               {},
-              result.timeout !== undefined && result.timeout !== null
-                ? t("table.timed_out", { name: this.seats[result.timeout] })
-                : [`${loserWord}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", "))],
+              decided ? [decided, " "] : null,
+              verdict(),
               " · ",
               result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", "),
             )
@@ -112,7 +123,7 @@ export class ReviewPage {
           h("button.next", { type: "button", "aria-label": t("review.next"), onclick: () => this.go(1) }, "▶"),
           h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "▶▶"),
         ),
-        h("p.move", { "aria-live": "polite" }, this.describe(at.move), this.step === this.steps.length - 1 ? ` — ${endText(round.end, this.seats)}` : ""),
+        h("p.move", { "aria-live": "polite" }, this.describe(at.move), this.step === this.steps.length - 1 ? ` — ${[endText(round.end, this.seats), decidedText(round, this.seats)].filter(Boolean).join(" · ")}` : ""),
         h(
           "div.all-hands",
           {},
@@ -124,11 +135,11 @@ export class ReviewPage {
               h("span.tiles", {}, hand.map((tile) => tileSvg(...halves(tile), { u: 16 }))),
             ),
           ),
-          h("p.small.muted", {}, t("table.bazaar", { n: at.bazaarLeft })),
+          h("p.small.muted", {}, t("table.bazaar", { n: at.bazaar_left }), at.turn !== null ? ` · ${t("table.turn_of", { name: this.seats[at.turn] })}` : ""),
         ),
-        h("div.layout", {}, at.layout.first ? drawLayout(at.layout, { width, u: width < 480 ? 20 : 26, last: at.last }) : h("p.muted", {}, t("table.empty_layout"))),
-        h("section.card", {}, h("h2", {}, t("review.accounts")), lineChart(series, { label: t("review.accounts") }), legend(series)),
-        h("section.card.final-sheet", {}, sheetTable(record.rounds, this.seats, teams)),
+        h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, u: width < 480 ? 20 : 26, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
+        h("section.card", {}, h("h2", {}, chartTitle), lineChart(series, { label: chartTitle }), legend(series)),
+        h("section.card.final-sheet", {}, sheetTable(this.rounds, this.seats, teams, { kind: gameInfo(record.game).sheet })),
       ),
     );
   }

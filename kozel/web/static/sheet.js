@@ -1,5 +1,8 @@
-// The score sheet (RULES.md §12): per scoring unit and round, before / this round / after;
-// remembered points in yellow with "+", open accounts in red without "+", fish rounds marked.
+// The score sheet (RULES.md §12): per scoring unit and round, before / this round / after.
+// Goat family (loser-scoring sheets): remembered points in yellow with "+", open accounts in red
+// without "+". Races ("race" sheets): the score before, the points scored during play (only
+// when some round has any), the credit at the end of the hand, the score after; a round in
+// which Sea Goat wrote every record off is struck through. Fish rounds are marked in both.
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -13,8 +16,15 @@ export function accountClass(entry) {
   return entry.open ? "open" : entry.remembered ? "remembered" : "zero";
 }
 
+/** A unit's cell of the view's sheet: a Goat account, or a race score (a number). */
 export function score(entry) {
+  if (typeof entry === "number") return h("span.score.race", {}, String(entry));
   return h("span.score", { class: accountClass(entry) }, show(entry));
+}
+
+/** A race sheet's number for the round's own points: "+21", or "0". */
+export function plus(n) {
+  return n > 0 ? `+${n}` : String(n);
 }
 
 export function fishIcon(label) {
@@ -40,14 +50,63 @@ export function endText(end, seats) {
   return end.kind;
 }
 
-/** The sheet as a table; `rounds` as in the record (end, counts, sheet, eggs). */
-export function sheetTable(rounds, seats, teams, { caption = true } = {}) {
+/** Why a round decided the game at once (Sea Goat), from the server's `decided_by`:
+ * "Bald goat: … went out on 0-0 and wins the game", or null. */
+export function decidedText(round, seats) {
+  const decides = round.end && round.end.decides;
+  if (!decides) return null;
+  const reason = round.decided_by || (decides.won ? "won" : "lost");
+  return t(`decides.${reason}`, { name: seats[decides.seat] });
+}
+
+/** Who won a race's hand and what it was credited, in words. */
+export function creditText(round, units, options) {
+  const credited = round.sheet.map((e) => e.credited);
+  if (round.sheet.some((e) => e.written_off)) {
+    const u = credited.findIndex((c) => c > 0);
+    return t("notice.written_off", { side: units[u] ?? "—", credit: credited[u] ?? 0 });
+  }
+  const parts = round.sheet.filter((e) => e.during).map((e) => t("notice.during", { side: units[round.sheet.indexOf(e)], points: e.during }));
+  const u = credited.findIndex((c) => c > 0);
+  if (u >= 0) parts.push(t("notice.credited", { side: units[u], credit: credited[u] }));
+  else if (round.end.kind === "timeout") parts.push(t("notice.nothing_timeout"));
+  else if (round.winner === null || round.winner === undefined) parts.push(t("notice.fish_tie"));
+  else if (round.credit > 0 && options.open_at !== undefined) parts.push(t("notice.not_opened", { side: units[round.winner], credit: round.credit, n: options.open_at }));
+  else parts.push(t("notice.nothing_credited", { side: units[round.winner] }));
+  return parts.join(" ");
+}
+
+/** The sheet as a table; `rounds` as in the record (end, counts, sheet, eggs); `kind` is the
+ * game's sheet (a Goat family's accounts, or "race"). */
+export function sheetTable(rounds, seats, teams, { caption = true, kind = null } = {}) {
   const units = unitNames(seats, teams);
+  const race = kind === "race";
+  const during = race && rounds.some((r) => r.sheet.some((e) => e.during));
   const perUnitCounts = (round, u) =>
     teams ? round.counts.filter((_, seat) => seat % 2 === u) : [round.counts[u]];
+  const cell = (round, entry, u) => {
+    const title = t("sheet.count", { counts: perUnitCounts(round, u).join(" + ") });
+    if (!race) {
+      return h(
+        "td",
+        { "data-unit": u, title },
+        h("span.before", { class: accountClass(entry.before) }, show(entry.before)),
+        h("span.charged", {}, String(entry.charged)),
+        h("span.after", { class: accountClass(entry.after) }, show(entry.after)),
+      );
+    }
+    return h(
+      "td",
+      { "data-unit": u, title, class: entry.written_off ? "written-off" : "" },
+      h("span.before", {}, String(entry.before)),
+      during ? h("span.during", { title: t("sheet.during") }, plus(entry.during)) : null,
+      h("span.credited", { title: t("sheet.credited") }, plus(entry.credited)),
+      h("span.after", { class: entry.after > 0 ? "scored" : "zero" }, String(entry.after)),
+    );
+  };
   return h("div.sheet-scroll", {}, h(
     "table.sheet",
-    {},
+    { class: race ? "race" : "accounts" },
     caption ? h("caption", {}, t("sheet.title")) : null,
     h(
       "thead",
@@ -58,28 +117,25 @@ export function sheetTable(rounds, seats, teams, { caption = true } = {}) {
       "tbody",
       {},
       rounds.length ? null : h("tr.none", {}, h("td.muted", { colspan: units.length + 1 }, t("sheet.no_rounds"))),
-      rounds.map((round, i) =>
-        h(
+      rounds.map((round, i) => {
+        const writtenOff = race && round.sheet.some((e) => e.written_off);
+        const decided = decidedText(round, seats);
+        return h(
           "tr",
-          { "data-round": i + 1 },
+          { "data-round": i + 1, class: writtenOff ? "written-off" : "" },
           h(
             "th",
-            { scope: "row", title: endText(round.end, seats) },
+            { scope: "row", title: [endText(round.end, seats), decided].filter(Boolean).join(" · ") },
             String(i + 1),
             round.end.kind === "fish" ? fishIcon() : null,
             round.eggs ? h("span.eggs-carried", { title: t("term.eggs") }, ` +${round.eggs}`) : null,
+            round.hundred >= 0 ? h("span.hundred-mark", { title: t("table.hundred_declared", { name: seats[round.hundred] }) }, "100") : null,
+            writtenOff ? h("span.written-off-mark", { title: t("sheet.written_off"), "aria-label": t("sheet.written_off") }, "✕") : null,
+            decided ? h("span.decided-mark", { title: decided, "aria-label": decided }, "★") : null,
           ),
-          round.sheet.map((entry, u) =>
-            h(
-              "td",
-              { "data-unit": u, title: t("sheet.count", { counts: perUnitCounts(round, u).join(" + ") }) },
-              h("span.before", { class: accountClass(entry.before) }, show(entry.before)),
-              h("span.charged", {}, String(entry.charged)),
-              h("span.after", { class: accountClass(entry.after) }, show(entry.after)),
-            ),
-          ),
-        ),
-      ),
+          round.sheet.map((entry, u) => cell(round, entry, u)),
+        );
+      }),
     ),
   ));
 }

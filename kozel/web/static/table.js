@@ -6,12 +6,16 @@ import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
-import { gameName, optionsSummary, rules } from "./options.js";
-import { endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
+import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
+import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
 import { halves, tileSvg } from "./tiles.js";
 
 const same = (a, b) => a.tile === b.tile && a.arm === b.arm && a.close === b.close;
+const yesNo = (cls, answer) => [
+  h(`button.${cls}-yes`, { type: "button", onclick: () => answer(true) }, t("option.bool.true")),
+  h(`button.${cls}-no`, { type: "button", onclick: () => answer(false) }, t("option.bool.false")),
+];
 
 export class TablePage {
   constructor(id) {
@@ -21,7 +25,7 @@ export class TablePage {
     this.seen = -1;
     this.order = []; // the hand in the player's order
     this.group = null; // the value the hand is grouped by
-    this.pick = null; // {tile, arm?}: a move being chosen
+    this.pick = null; // {tile, arm?, close?, hundred?}: a move being chosen
     this.plan = null; // several doubles being chosen: [{tile, arm, close}]
     this.busy = false;
     this.roundsSeen = null;
@@ -139,7 +143,7 @@ export class TablePage {
   choices() {
     const legal = this.state.view.legal_moves;
     if (!this.plan) {
-      return legal.filter((m) => m.play).map((m) => ({ tile: m.play, arm: m.arm ?? null, close: Boolean(m.close), move: m }));
+      return legal.filter((m) => m.play).map((m) => ({ tile: m.play, arm: m.arm ?? null, close: Boolean(m.close), hundred: Boolean(m.hundred), move: m }));
     }
     const steps = [];
     for (const m of legal.filter((x) => x.doubles)) {
@@ -182,7 +186,14 @@ export class TablePage {
     this.advance();
   }
 
-  /** Narrow the choice by what the player said; act when one step is left. */
+  chooseHundred(hundred) {
+    if (!this.pick) return;
+    this.pick.hundred = hundred;
+    this.advance();
+  }
+
+  /** Narrow the choice by what the player said (the arm, closing it, declaring the hundred
+   * with the lead); act when one step is left. */
   advance() {
     const pick = this.pick;
     let options = this.choices().filter((c) => c.tile === pick.tile);
@@ -192,7 +203,10 @@ export class TablePage {
     const closes = [...new Set(options.map((c) => c.close))];
     if (pick.arm !== undefined && pick.close === undefined && closes.length === 1) pick.close = closes[0];
     if (pick.close !== undefined) options = options.filter((c) => c.close === pick.close);
-    if (pick.arm !== undefined && pick.close !== undefined && options.length === 1) {
+    const hundreds = [...new Set(options.map((c) => Boolean(c.hundred)))];
+    if (pick.close !== undefined && pick.hundred === undefined && hundreds.length === 1) pick.hundred = hundreds[0];
+    if (pick.hundred !== undefined) options = options.filter((c) => Boolean(c.hundred) === pick.hundred);
+    if (pick.arm !== undefined && pick.close !== undefined && pick.hundred !== undefined && options.length === 1) {
       const step = options[0];
       this.pick = null;
       if (this.plan) this.plan.push({ tile: step.tile, arm: step.arm, close: step.close });
@@ -253,7 +267,7 @@ export class TablePage {
         this.noticePanel(),
         this.endPanel(),
         this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
-        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, state.seats.map((_, seat) => this.label(seat)), view.options.teams, { caption: false })),
+        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, state.seats.map((_, seat) => this.label(seat)), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet })),
       ),
     );
     this.tick();
@@ -306,6 +320,7 @@ export class TablePage {
           ? h("div.whose", { "aria-live": "polite" }, turn === this.you ? h("strong", {}, t("table.your_turn")) : t("table.turn_of", { name: this.label(turn) }), h("span.clock.big", { "aria-label": t("table.clock") }, ""))
           : null,
         view.eggs ? h("div.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+        view.hundred >= 0 ? h("div.hundred-declared", { role: "status" }, t("table.hundred_declared", { name: this.label(view.hundred) })) : null,
       ),
       h("div.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
     );
@@ -375,11 +390,9 @@ export class TablePage {
         arms.map((arm) => h("button.arm", { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) }, t("table.arm", { arm, shows: shows(arm) }))),
       );
     } else if (this.pick && this.pick.close === undefined) {
-      actions.push(
-        h("span.prompt", { role: "alert" }, t("term.close_arm_question")),
-        h("button.close-yes", { type: "button", onclick: () => this.chooseClose(true) }, t("option.bool.true")),
-        h("button.close-no", { type: "button", onclick: () => this.chooseClose(false) }, t("option.bool.false")),
-      );
+      actions.push(h("span.prompt", { role: "alert" }, t("term.close_arm_question")), yesNo("close", (v) => this.chooseClose(v)));
+    } else if (this.pick && this.pick.hundred === undefined) {
+      actions.push(h("span.prompt", { role: "alert" }, t("term.hundred_question")), yesNo("hundred", (v) => this.chooseHundred(v)));
     }
     if (this.pick) actions.push(h("button.link", { type: "button", onclick: () => { this.pick = null; this.render(); } }, t("table.cancel")));
     if (!this.pick && this.plan) {
@@ -413,17 +426,34 @@ export class TablePage {
     );
   }
 
+  /** How a finished round ended, in words: who went out, or the fish and who won it. */
+  endLine(round) {
+    const view = this.state.view;
+    const names = this.state.seats.map((_, s) => this.label(s));
+    const units = unitNames(names, view.options.teams);
+    let text = endText(round.end, names);
+    if (isRace(view.game) && round.end.kind === "fish") {
+      text += ` — ${round.winner === null || round.winner === undefined ? t("notice.fish_nobody") : t("notice.fish_won", { side: units[round.winner] })}`;
+    }
+    return text;
+  }
+
   noticePanel() {
     const round = this.notice;
     if (!round || this.state.status !== "playing") return null;
-    const seats = this.state.seats;
-    const units = unitNames(seats.map((_, s) => this.label(s)), this.state.view.options.teams);
+    const view = this.state.view;
+    const names = this.state.seats.map((_, s) => this.label(s));
+    const units = unitNames(names, view.options.teams);
+    const decided = decidedText(round, names);
     return h(
       "section.notice",
-      { role: "status" },
-      h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", endText(round.end, seats.map((_, s) => this.label(s)))),
-      h("ul.plain", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: this.label(s), count: c })))),
-      h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
+      { role: "status", "data-end": round.end.kind },
+      h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(round)),
+      decided ? h("p.decided", {}, h("strong", {}, decided)) : null,
+      h("ul.plain", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
+      isRace(view.game)
+        ? h("p.small.credited", {}, creditText(round, units, view.options))
+        : h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
       round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), t("table.eggs_carried", { n: round.eggs })) : null,
       h("button.ok", { type: "button", onclick: () => { this.notice = null; this.render(); } }, t("table.ok")),
     );
@@ -434,15 +464,22 @@ export class TablePage {
     if (state.status === "playing" || !state.result) return null;
     const res = state.result;
     const view = state.view;
-    const units = unitNames(state.seats.map((_, s) => this.label(s)), view.options.teams);
-    const loserWord = view.game === "donkey" ? t("term.donkey") : t("term.goat");
+    const names = state.seats.map((_, s) => this.label(s));
+    const units = unitNames(names, view.options.teams);
+    const last = state.rounds[state.rounds.length - 1];
+    const decided = last ? decidedText(last, names) : null;
+    let verdict;
+    if (res.timeout !== null && res.timeout !== undefined) verdict = h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }));
+    else if (res.winners) verdict = h("p.winner", {}, `${res.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, res.winners.map((u) => units[u]).join(", ")));
+    else verdict = h("p.loser", {}, `${loserWord(view.game)}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", ")));
     return h(
       "section.game-over",
       { role: "status" },
       h("h2", {}, t("table.game_over")),
-      res.timeout !== null && res.timeout !== undefined
-        ? h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }))
-        : h("p.loser", {}, `${loserWord}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", "))),
+      last ? h("p.small.last-round", {}, last.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(last), isRace(view.game) && last.end.kind !== "timeout" ? `. ${creditText(last, units, view.options)}` : "") : null,
+      decided ? h("p.decided", {}, decided) : null,
+      verdict,
+      res.scores ? h("p.small.scores", {}, res.scores.map((v, u) => `${units[u]}: ${v}`).join(" · ")) : null,
       state.rated
         ? h(
             "ul.plain.rating",
