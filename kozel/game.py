@@ -10,7 +10,9 @@ not played on a layout implement the same protocol with their own state.
 >>> from kozel.games import get_game
 >>> game: Game = get_game("draw")
 >>> match = game.new_match(game.options({"players": 2}), seed=1)
->>> match.deal_next(); match.to_move in (0, 1)
+>>> sorted(match.deal_next())
+['bazaar', 'hands', 'redeals']
+>>> match.to_move in (0, 1)
 True
 """
 
@@ -39,6 +41,11 @@ class GameMatch(Protocol):
     def result(self) -> MatchResult | None: ...
 
     @property
+    def started(self) -> bool:
+        """True once the first round is dealt."""
+        ...
+
+    @property
     def to_move(self) -> int | None:
         """The seat to move, or ``None`` when a deal is due or the game is over."""
         ...
@@ -48,8 +55,22 @@ class GameMatch(Protocol):
         """True before the first deal and after each finished round of a game not over."""
         ...
 
-    def deal_next(self) -> None:
-        """Deal the next round from the match's own generator."""
+    def deal_next(self) -> dict[str, Any]:
+        """Deal the next round from the match's own generator; return the deal as data to
+        store (:meth:`apply_deal` plays it again)."""
+        ...
+
+    def apply_deal(self, data: dict[str, Any]) -> None:
+        """Play a stored deal (:meth:`deal_next`'s data); ``ValueError`` if it is not one."""
+        ...
+
+    def read_move(self, raw: object) -> Move:
+        """The move of the seat to move from its JSON (as clients send it); ``ValueError``
+        (a ``MoveError``) saying what is wrong."""
+        ...
+
+    def write_move(self, move: Move) -> dict[str, Any]:
+        """A move as JSON, without the seat."""
         ...
 
     def legal_moves(self) -> list[Move]: ...
@@ -68,8 +89,9 @@ class GameMatch(Protocol):
         """What one seat (or, with ``None``, a spectator) may see."""
         ...
 
-    def round_summaries(self) -> list[dict[str, Any]]:
-        """Each finished round's public part, as the record writes it."""
+    def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
+        """Each finished round's public part from round ``start`` on (0: the first), as the
+        record writes it, plus what the game says of it in numbers (e.g. a hand's winner)."""
         ...
 
     def record(self, seats: list[str]) -> dict[str, Any]:

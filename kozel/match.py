@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.core import TILE_COUNT, IllegalMove, Move, Play, PlayDoubles, Tile
+from kozel.codec import is_int, move_to_dict, parse_move, read_tile, want
+from kozel.core import TILE_COUNT, TILE_NAMES, IllegalMove, Move, Play, PlayDoubles, Tile
 from kozel.options import Options
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
@@ -115,18 +116,64 @@ class Match:
     def needs_deal(self) -> bool:
         return not self.over and (self._round is None or self._round.over)
 
-    def deal_next(self) -> None:
-        self.next_round()
+    def deal_next(self) -> dict[str, Any]:
+        first = not self.results
+        rnd = self.next_round()
+        data: dict[str, Any] = {
+            "hands": [[TILE_NAMES[t] for t in hand] for hand in rnd.deal.hands],
+            "bazaar": [TILE_NAMES[t] for t in rnd.deal.bazaar],
+            "redeals": self.redeals,
+        }
+        if first and self.lot:
+            data["lot"] = [TILE_NAMES[t] for t in self.lot]
+        return data
+
+    def apply_deal(self, data: dict[str, Any]) -> None:
+        want(isinstance(data, dict), "a deal must be an object")
+        hands, bazaar = data.get("hands"), data.get("bazaar")
+        redeals, lot = data.get("redeals"), data.get("lot")
+        want(
+            isinstance(hands, list) and all(isinstance(h, list) for h in hands),
+            "a deal's hands must be a list of lists of tiles",
+        )
+        want(isinstance(bazaar, list), "a deal's bazaar must be a list of tiles")
+        want(is_int(redeals), "a deal's redeals must be an integer >= 0")
+        want(lot is None or isinstance(lot, list), "a deal's lot must be a list of tiles")
+        assert isinstance(hands, list) and isinstance(bazaar, list) and isinstance(redeals, int)
+        want(redeals >= 0, "a deal's redeals must be an integer >= 0")
+        deal = Deal(
+            tuple(tuple(read_tile(t, "deal") for t in hand) for hand in hands),
+            tuple(read_tile(t, "deal") for t in bazaar),
+        )
+        tiles = None if lot is None else [read_tile(t, "lot") for t in lot]
+        self.next_round(deal, redeals, tiles)
+
+    def read_move(self, raw: object) -> Move:
+        seat = self.to_move
+        if seat is None:
+            raise IllegalMove("nobody is to move")
+        want(isinstance(raw, dict), f"a move must be an object, got {raw!r}")
+        assert isinstance(raw, dict)
+        return parse_move({**raw, "seat": seat}, "move", self.opts.players)[1]
+
+    def write_move(self, move: Move) -> dict[str, Any]:
+        return move_to_dict(move)
 
     def view(self, seat: int | None) -> SeatView:
         from kozel.views import view_for
 
         return view_for(self, seat)
 
-    def round_summaries(self) -> list[dict[str, Any]]:
+    def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.notation import round_sheet
 
-        return [round_sheet(result) for result in self.results]
+        return [
+            {
+                **round_sheet(result),
+                **self.scoring.facts(result.round, list(result.counts), result.decides),
+            }
+            for result in self.results[start:]
+        ]
 
     def record(self, seats: list[str]) -> dict[str, Any]:
         from kozel.notation import record_of

@@ -118,6 +118,14 @@ class Scoring:
         play override this; the match calls it after each lay)."""
         return 0
 
+    def facts(
+        self, rnd: Round, counts: list[int], decides: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """What a finished round's public summary says beyond the record, in numbers only:
+        the seat that declared Sea Goat's ``hundred`` (-1: none) and why the round decided
+        the game at once (``decided_by``; ``None``). The races add the hand's winner."""
+        return {"hundred": rnd.hundred, "decided_by": None}
+
     def may_declare_hundred(self, sheet: Sequence[Cell], seat: int) -> bool:
         """True when ``seat`` may declare Sea Goat's hundred at its lead."""
         return False

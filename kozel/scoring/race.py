@@ -107,6 +107,19 @@ class RaceScoring(Scoring):
             credit -= unit_counts[winner]
         return winner, credit
 
+    def facts(
+        self, rnd: Round, counts: list[int], decides: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """Also the unit that won the hand (``winner``: ``None`` after a fish with a shared
+        lowest count or a timeout) and its ``credit`` before the game's opening rule."""
+        out = super().facts(rnd, counts, decides)
+        assert rnd.end is not None
+        if rnd.end.kind == "timeout":
+            out["winner"], out["credit"] = None, 0
+        else:
+            out["winner"], out["credit"] = self.hand_credit(rnd, counts)
+        return out
+
     def settle(
         self, sheet: tuple[Cell, ...], eggs: int, rnd: Round, counts: list[int], during: list[int]
     ) -> Settlement:

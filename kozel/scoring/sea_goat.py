@@ -82,6 +82,21 @@ class SeaGoatScoring(RaceScoring):
         gained = [d + c for d, c in zip(during, credited, strict=True)]
         return Settlement(entries, tuple(after), gained, 0, result, decides)
 
+    def facts(
+        self, rnd: Round, counts: list[int], decides: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """Also why the round decided the game at once: ``hundred_made``, ``hundred_failed``,
+        ``bald_goat`` (out on 0-0) or ``six_six`` (out on 6-6 with a loser over 25)."""
+        out = super().facts(rnd, counts, decides)
+        if decides is not None:
+            if rnd.hundred >= 0 and decides["seat"] == rnd.hundred:
+                out["decided_by"] = "hundred_made" if decides["won"] else "hundred_failed"
+            else:
+                out["decided_by"] = (
+                    "bald_goat" if DOUBLE_OF[0] in last_turn_tiles(rnd) else "six_six"
+                )
+        return out
+
     def decides(self, rnd: Round, counts: list[int]) -> dict[str, Any] | None:
         """The seat whose side this round wins or loses the game for at once, if any."""
         end = rnd.end

@@ -1,5 +1,5 @@
-"""What the club shows of finished rounds and games beyond the record: each game's description
-for the client, the public facts of a finished round, and every position of a finished game.
+"""What the club shows of games beyond the record: each game's description for the client and
+every position of a finished game.
 
 Everything here is computed by the engine (:mod:`kozel.games`, :mod:`kozel.match`,
 :mod:`kozel.views`); the browser client only draws it.
@@ -10,14 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from kozel.codec import event_to_dict, parse_move
-from kozel.core import DOUBLE_OF, TILE_NAMES, Play, PlayDoubles, parse_tile, tiles_of
+from kozel.core import TILE_NAMES, Play, PlayDoubles, parse_tile, tiles_of
 from kozel.games import get_game
-from kozel.match import Match, RoundResult
-from kozel.notation import round_sheet
+from kozel.match import Match
 from kozel.round import Deal
 from kozel.rules import Ruleset
-from kozel.scoring.race import RaceScoring
-from kozel.scoring.sea_goat import last_turn_tiles
 from kozel.views import view_for
 
 
@@ -46,38 +43,6 @@ def game_info(rules: Ruleset) -> dict[str, Any]:
         ],
         "presets": {k: dict(v) for k, v in rules.presets.items()},
     }
-
-
-def decided_by(result: RoundResult) -> str | None:
-    """Why a round decided the game at once (Sea Goat): ``hundred_made``, ``hundred_failed``,
-    ``bald_goat`` (out on 0-0) or ``six_six`` (out on 6-6 with a loser holding more than 25);
-    ``None`` for a round that did not."""
-    decides = result.decides
-    if decides is None:
-        return None
-    rnd = result.round
-    if rnd.hundred >= 0 and decides["seat"] == rnd.hundred:
-        return "hundred_made" if decides["won"] else "hundred_failed"
-    return "bald_goat" if DOUBLE_OF[0] in last_turn_tiles(rnd) else "six_six"
-
-
-def round_facts(match: Match, result: RoundResult) -> dict[str, Any]:
-    """A finished round's public sheet entry (as in the record) and what the client says of
-    it, in numbers only (the table's messages name no tile but the hand's and the layout's):
-    the seat that declared Sea Goat's ``hundred`` (or -1), why the round decided the game at
-    once (``decided_by``, see :func:`decided_by`), and in the races the unit that won the
-    hand (``winner``, ``null`` after a fish with a shared lowest count or a timeout) and the
-    hand's ``credit`` before the game's opening rule."""
-    out = round_sheet(result)
-    out["hundred"] = result.round.hundred
-    out["decided_by"] = decided_by(result)
-    scoring = match.scoring
-    if isinstance(scoring, RaceScoring):
-        if result.end.kind == "timeout":
-            out["winner"], out["credit"] = None, 0
-        else:
-            out["winner"], out["credit"] = scoring.hand_credit(result.round, list(result.counts))
-    return out
 
 
 def _laid(move: Any) -> list[str]:
@@ -130,7 +95,7 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
         end = raw["end"]
         if not rnd.over and end.get("kind") == "timeout":
             match.timeout(end["seat"])
-        facts = round_facts(match, match.results[-1])
+        facts = match.round_summaries(len(match.results) - 1)[0]
         rounds.append(
             {
                 "leader": rnd.leader,

@@ -22,16 +22,12 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.bots import Bot, make_bot
-from kozel.core import TILE_NAMES, IllegalMove, Move, parse_tile
+from kozel.core import Move
+from kozel.game import GameMatch
 from kozel.games import get_game
-from kozel.match import Match
-from kozel.notation import RecordError, parse_move, record_of
-from kozel.round import Deal, deal_tiles
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.pubsub import PubSub
-from kozel.server.review import round_facts
 from kozel.server.writer import Write, Writer
-from kozel.views import move_to_dict, view_for
 
 _secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")
@@ -87,7 +83,8 @@ class Table:
         self.writer = writer
         self.pubsub = pubsub
         self.on_finish = on_finish
-        self.match = Match(self.rules, self.opts, None)
+        self.match: GameMatch = self.rules.new_match(self.opts, None)
+        """Dealt from the system's secure generator (no seed)."""
         self.version = 0
         self.status = row.status
         self.deadline = 0.0
@@ -102,7 +99,7 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
-        """The finished rounds' public entries (``round_facts``), built as they end."""
+        """The finished rounds' public summaries, built as they end."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -153,13 +150,13 @@ class Table:
             "rated": self.rated,
         }
         if self.match.started:
-            message["view"] = view_for(self.match, seat).to_dict()
-        results = self.match.results
-        self._rounds.extend(round_facts(self.match, r) for r in results[len(self._rounds) :])
+            message["view"] = self.match.view(seat).to_dict()
+        self._rounds.extend(self.match.round_summaries(len(self._rounds)))
         message["rounds"] = list(self._rounds)
-        if self.status == "playing" and self.match.started and not self.match.round.over:
+        turn = self.match.to_move
+        if self.status == "playing" and turn is not None:
             message["clock"] = {
-                "seat": self.match.round.turn,
+                "seat": turn,
                 "deadline_ms": int(self.deadline * 1000),
                 "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
             }
@@ -202,23 +199,23 @@ class Table:
                     asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, _Deal())
 
     def _needs_deal(self) -> bool:
-        return self.status == "playing" and (not self.match.started or self.match.round.over)
+        return self.status == "playing" and self.match.needs_deal
 
     async def _move(self, command: _MoveCommand) -> Reply:
         if self.status != "playing":
             return Reply(False, "over", "the game is over")
         if command.version != self.version:
             return Reply(False, "stale", f"you saw version {command.version}; it is {self.version}")
-        rnd = self.match.round
-        if command.seat != rnd.turn:
-            return Reply(False, "turn", f"it is seat {rnd.turn}'s turn, not seat {command.seat}'s")
+        turn = self.match.to_move
+        if command.seat != turn:
+            return Reply(False, "turn", f"it is seat {turn}'s turn, not seat {command.seat}'s")
         try:
-            seat, move, _ = parse_move({**command.move, "seat": command.seat}, "move", 4)
+            move = self.match.read_move(command.move)
             after = self.match.copy()
             after.push(move)
-        except (RecordError, IllegalMove) as error:
+        except ValueError as error:  # a malformed move (MoveError) or an illegal one
             return Reply(False, "illegal", str(error))
-        await self._commit("move", {"seat": seat, "move": move_to_dict(move)}, after)
+        await self._commit("move", {"seat": turn, "move": after.write_move(move)}, after)
         return Reply(True)
 
     async def _timeout(self, command: _Timeout) -> None:
@@ -229,20 +226,10 @@ class Table:
         await self._commit("timeout", {"seat": command.seat}, after)
 
     async def _deal(self) -> None:
-        players = self.opts.players
-        deal, redeals = deal_tiles(
-            _secure, players, self.rules.hand_size(self.opts), self.rules.redeal
-        )
         after = self.match.copy()
-        after.next_round(deal, redeals)
-        data = {
-            "hands": [[TILE_NAMES[t] for t in hand] for hand in deal.hands],
-            "bazaar": [TILE_NAMES[t] for t in deal.bazaar],
-            "redeals": redeals,
-        }
-        await self._commit("deal", data, after)
+        await self._commit("deal", after.deal_next(), after)
 
-    async def _commit(self, kind: str, data: dict[str, Any], after: Match) -> None:
+    async def _commit(self, kind: str, data: dict[str, Any], after: GameMatch) -> None:
         """Persist the event that turns the match into ``after``; only then take ``after`` as
         the table's state, start the next clock and tell everyone. A failed write changes
         nothing."""
@@ -261,7 +248,7 @@ class Table:
             self.status = _status_after(after)
             if self._timer is not None:
                 self._timer.cancel()
-        elif not after.round.over:
+        elif not after.needs_deal:
             self._arm(time.time() + self.seconds_per_move)
         try:
             await self._publish()
@@ -270,24 +257,23 @@ class Table:
         if after.over:
             if self.on_finish is not None:
                 self.on_finish(self.id)
-        elif after.round.over:
+        elif after.needs_deal:
             self.queue.put_nowait(_Deal())
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """Apply a stored event (rebuilding a table after a restart)."""
         if kind == "deal":
-            hands = tuple(tuple(parse_tile(t) for t in hand) for hand in data["hands"])
-            bazaar = tuple(parse_tile(t) for t in data["bazaar"])
-            self.match.next_round(Deal(hands, bazaar), data["redeals"])
+            self.match.apply_deal(data)
         elif kind == "move":
-            _, move, _ = parse_move({**data["move"], "seat": data["seat"]}, "move", 4)
-            self.match.push(move)
+            if data["seat"] != self.match.to_move:
+                raise ValueError(f"a stored move of seat {data['seat']} out of turn")
+            self.match.push(self.match.read_move(data["move"]))
         elif kind == "timeout":
             self.match.timeout(data["seat"])
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
-    async def _finish(self, connection: AsyncConnection, after: Match) -> None:
+    async def _finish(self, connection: AsyncConnection, after: GameMatch) -> None:
         """The game ends with the event being stored: keep its record, move the ratings
         (once: in the same transaction as the last event)."""
         result = after.result
@@ -314,7 +300,7 @@ class Table:
             .where(Game.id == self.id)
             .values(
                 status=_status_after(after),
-                record=record_of(after, labels),
+                record=after.record(labels),
                 finished_at=now(),
             )
         )
@@ -326,7 +312,8 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
         self.deadline = deadline
-        seat, version = self.match.round.turn, self.version
+        seat, version = self.match.to_move, self.version
+        assert seat is not None
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(
             max(0.0, deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
@@ -339,14 +326,14 @@ class Table:
     async def _bot_move(self, seat: int, version: int) -> None:
         """A computer player thinks (in a worker thread) and moves like anyone else; if the
         move could not be stored it tries again while its clock runs."""
-        view = view_for(self.match, seat)
+        view = self.match.view(seat)
         bot = self.bots[seat]
         try:
             move: Move = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view)
         except Exception:
             log.exception("table %s: the bot at seat %s failed", self.id, seat)
             return
-        while (await self.submit(seat, move_to_dict(move), version)).code == "unavailable":
+        while (await self.submit(seat, self.match.write_move(move), version)).code == "unavailable":
             if time.time() > self.deadline:
                 return
             await asyncio.sleep(0.2)
@@ -356,7 +343,7 @@ class Table:
             await self.pubsub.publish(seat_channel(self.id, seat), json.dumps(self.state(seat)))
 
 
-def _status_after(finished: Match) -> str:
+def _status_after(finished: GameMatch) -> str:
     """A game that ended by a timeout is interrupted; otherwise it is finished."""
     assert finished.result is not None
     return "interrupted" if finished.result.timeout is not None else "finished"

@@ -15,7 +15,6 @@ from kozel.games import DONKEY, DRAW, GOAT, SEA_GOAT
 from kozel.match import Match
 from kozel.round import Round
 from kozel.rules import Ruleset
-from kozel.server.review import round_facts
 from kozel.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import Contexts
@@ -241,7 +240,7 @@ def finished_sea_goat(reason: str) -> dict[str, Any]:
     """The final state of a random Sea Goat game that a round of ``reason`` decided at once."""
     for seed in range(2000):
         match = play_random(SEA_GOAT, SEA_GOAT.options({"players": 3}), seed)
-        facts = [round_facts(match, r) for r in match.results]
+        facts = match.round_summaries()
         if facts[-1]["decided_by"] == reason:
             result = match.result
             assert result is not None
@@ -304,7 +303,7 @@ def after_a_round(
     def look(match: Match, rnd: Round) -> None:
         if found or rnd.history or not match.results:
             return
-        facts = [round_facts(match, r) for r in match.results]
+        facts = match.round_summaries()
         if wanted(facts[-1]):
             found.append((view_for(match, 0).to_dict(), facts))
 
