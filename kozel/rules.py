@@ -122,18 +122,6 @@ class Ruleset:
         if names != wanted:
             raise TypeError(f"{self.id}: options {sorted(names)} do not fill {sorted(wanted)}")
 
-    @property
-    def line(self) -> bool:
-        """True for a plain line game: two arms, one tile a turn, no closing (whatever the
-        options)."""
-        return not (
-            self.spinner
-            or self.closing
-            or self.multi_doubles
-            or self.spinner_option
-            or self.multi_doubles_option
-        )
-
     def has_spinner(self, opts: Options) -> bool:
         """True when the first double laid is a spinner with these options."""
         return self.spinner or bool(self.spinner_option and getattr(opts, self.spinner_option))
