@@ -7,6 +7,8 @@ its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, ne
 
 from __future__ import annotations
 
+from typing import Any
+
 from kozel.core import DOUBLE_OF, DOUBLES_MASK, InvalidOption, pips_of
 from kozel.game import Game
 from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
@@ -219,46 +221,45 @@ def sea_goat_count(hand: int, opts: Options) -> int:
 
 _DRAW_HANDS = {2: 7, 3: 5, 4: 5}
 
-DRAW = Ruleset(
+
+def _race(**fields: Any) -> Ruleset:
+    """A winner-scoring game of the Draw family: players, teams and a target; no redeal;
+    after a fish the hand's winner leads the next."""
+    defaults: dict[str, Any] = {
+        "options_type": RaceOptions,
+        "scoring": RaceScoring,
+        "sheet_kind": "race",
+        "redeal": False,
+        "fish_winner_leads": True,
+    }
+    return Ruleset(**{**defaults, **fields})
+
+
+DRAW = _race(
     id="draw",
     title="Draw («Традиционное домино»)",
     summary="Winner-scoring line game: go out and score the others' counts; first to 100 wins.",
     option_specs=(PLAYERS, TEAMS, _target(100)),
-    options_type=RaceOptions,
-    scoring=RaceScoring,
-    sheet_kind="race",
     first_lead_order=(*_DOUBLES_FROM_SIX, *by_pips_descending(NON_DOUBLES)),
     hand_sizes=_DRAW_HANDS,
-    redeal=False,
-    fish_winner_leads=True,
 )
 
-BLOCK = Ruleset(
+BLOCK = _race(
     id="block",
     title="Block",
     summary="Draw without a bazaar: 7 tiles each, the rest out of play; who cannot play passes.",
     option_specs=(PLAYERS, TEAMS, _target(100)),
-    options_type=RaceOptions,
-    scoring=RaceScoring,
-    sheet_kind="race",
     first_lead_order=(*_DOUBLES_FROM_SIX, *by_pips_descending(NON_DOUBLES)),
     draws=False,
-    redeal=False,
-    fish_winner_leads=True,
 )
 
-CLASSIC = Ruleset(
+CLASSIC = _race(
     id="classic",
     title="Classic Kozel to 300",
     summary="Draw to 300 where 0-0 counts 25 and 6-6 counts 50; the lowest double leads.",
     option_specs=(PLAYERS, TEAMS, _target(300)),
-    options_type=RaceOptions,
-    scoring=RaceScoring,
-    sheet_kind="race",
     first_lead_order=(*_DOUBLES_FROM_ZERO, *by_pips_ascending(NON_DOUBLES)),
     hand_sizes=_DRAW_HANDS,
-    redeal=False,
-    fish_winner_leads=True,
     hand_count=classic_count,
 )
 

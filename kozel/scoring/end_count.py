@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Literal
 from kozel.core import Move
 from kozel.history import plays_of
 from kozel.options import Options
-from kozel.scoring.base import Cell, Settlement
 from kozel.scoring.ends import end_sum
-from kozel.scoring.race import RaceOptions, RaceScoring, race_entries
+from kozel.scoring.race import RaceOptions, RaceScoring
 
 if TYPE_CHECKING:
     from kozel.round import Round
@@ -77,26 +76,9 @@ class EndCountScoring(RaceScoring):
         """The points a lay scores when it leaves the end sum ``total``."""
         raise NotImplementedError
 
-    def bonus(self, raw: int) -> int:
-        """What the hand's winner is credited for the others' counts ``raw``."""
-        raise NotImplementedError
-
     def lay_points(self, rnd: Round, seat: int, move: Move) -> int:
         plays = [p for _, m, _ in rnd.history for p in plays_of(m)]
         return self.lay(end_sum(plays, rnd.spinner_rule, self.end_count.spinner_arms_count))
-
-    def settle(
-        self, sheet: tuple[Cell, ...], eggs: int, rnd: Round, counts: list[int], during: list[int]
-    ) -> Settlement:
-        winner, raw = self.hand_credit(rnd, counts)
-        before = [int(c) for c in sheet]
-        credited = [0] * len(before)
-        if winner is not None:
-            credited[winner] = self.bonus(raw)
-        after = [b + d + c for b, d, c in zip(before, during, credited, strict=True)]
-        gained = [d + c for d, c in zip(during, credited, strict=True)]
-        entries = race_entries(before, during, credited, after)
-        return Settlement(entries, tuple(after), gained, 0, self.result_at_target(after))
 
 
 class AllFivesScoring(EndCountScoring):
@@ -107,7 +89,7 @@ class AllFivesScoring(EndCountScoring):
     def lay(total: int) -> int:
         return total if total % 5 == 0 else 0
 
-    def bonus(self, raw: int) -> int:
+    def credit_for(self, raw: int) -> int:
         return nearest_multiple(raw, 5) // self.end_count.bonus_divisor
 
 
@@ -121,7 +103,7 @@ class TelephoneScoring(EndCountScoring):
     def lay(total: int) -> int:
         return total // 5 if total % 5 == 0 else 0
 
-    def bonus(self, raw: int) -> int:
+    def credit_for(self, raw: int) -> int:
         return -(-raw // 5)
 
 
@@ -133,7 +115,7 @@ class AllThreesScoring(EndCountScoring):
     def lay(total: int) -> int:
         return total if total % 3 == 0 else 0
 
-    def bonus(self, raw: int) -> int:
+    def credit_for(self, raw: int) -> int:
         return nearest_multiple(raw, 3) // 3
 
 
@@ -147,5 +129,5 @@ class ThreesFivesScoring(EndCountScoring):
     def lay(total: int) -> int:
         return (total if total % 3 == 0 else 0) + (total if total % 5 == 0 else 0)
 
-    def bonus(self, raw: int) -> int:
+    def credit_for(self, raw: int) -> int:
         return raw

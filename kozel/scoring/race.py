@@ -89,6 +89,11 @@ class RaceScoring(Scoring):
         assert isinstance(cell, int)
         return cell
 
+    def credit_for(self, raw: int) -> int:
+        """What the hand's winner is credited for the others' counts ``raw`` (the end-count
+        games round and divide it)."""
+        return raw
+
     def hand_credit(self, rnd: Round, counts: list[int]) -> tuple[int | None, int]:
         """The unit that won the hand and what it is credited (``None, 0`` after a fish
         whose lowest count is shared)."""
@@ -127,7 +132,7 @@ class RaceScoring(Scoring):
         before = [int(c) for c in sheet]
         credited = [0] * len(before)
         if winner is not None:
-            credited[winner] = credit
+            credited[winner] = self.credit_for(credit)
         after = [b + d + c for b, d, c in zip(before, during, credited, strict=True)]
         gained = [d + c for d, c in zip(during, credited, strict=True)]
         return Settlement(
