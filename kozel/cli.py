@@ -317,22 +317,33 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[
-        str, typer.Option(help="Database URL: SQLite file by default, or postgresql+asyncpg://…")
+        str,
+        typer.Option(
+            help="Database: sqlite:///FILE (the default is kozel.db) or postgresql://USER@HOST/DB"
+        ),
     ] = DEFAULT_DB,
     pubsub: Annotated[str, typer.Option(help="memory:// or redis://host:port/db")] = "memory://",
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies/--no-secure-cookies",
+            help="Mark the session cookies Secure (on when the club is served over HTTPS).",
+        ),
+    ] = False,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
 
     from kozel.server.app import create_app
     from kozel.server.pubsub import make_pubsub
-    from kozel.server.settings import Settings
+    from kozel.server.settings import Settings, database_url
 
     try:
         make_pubsub(pubsub)
+        db = database_url(db)
     except ValueError as e:
         raise fail(str(e)) from None
-    settings = Settings(db_url=db, pubsub_url=pubsub)
+    settings = Settings(db_url=db, pubsub_url=pubsub, secure_cookies=secure_cookies)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 
 

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
 from kozel.games import GAMES
@@ -27,6 +28,8 @@ from kozel.server.db import User
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
+
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client: static ES modules, no build step (kozel/web)."""
@@ -112,6 +115,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.club = club
 
+    @app.middleware("http")
+    async def guard(
+        request: Request, call_next: Callable[[Request], Awaitable[StarletteResponse]]
+    ) -> StarletteResponse:
+        """Before anything is read: a state-changing request from a page of another site
+        (its Origin names another host) is refused, and so is a body over the limit."""
+        if request.method in CHANGING_METHODS:
+            origin = request.headers.get("origin")
+            if origin and origin.split("://", 1)[-1] != request.headers.get("host"):
+                return JSONResponse(
+                    {"detail": "a page of another site may not change anything here"},
+                    status_code=403,
+                )
+            length = request.headers.get("content-length")
+            limit = club.settings.max_body_bytes
+            if length is None and "transfer-encoding" in request.headers:
+                return JSONResponse(
+                    {"detail": "send the request body with a Content-Length"}, status_code=411
+                )
+            if length is not None and (not length.isdigit() or int(length) > limit):
+                return JSONResponse(
+                    {"detail": f"a request body is at most {limit} bytes"}, status_code=413
+                )
+        return await call_next(request)
+
     @app.exception_handler(ClubError)
     async def club_error(_: Request, error: ClubError) -> JSONResponse:
         return JSONResponse({"detail": error.message}, status_code=error.status)
@@ -152,9 +180,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ClubError(403, f"missing or wrong {auth.CSRF_HEADER} header")
         return user
 
-    def opened(response: Response, user: User, token: str, csrf: str) -> dict[str, Any]:
+    def opened(
+        request: Request, response: Response, user: User, token: str, csrf: str
+    ) -> dict[str, Any]:
         age = club.settings.session_days * 86400
-        secure = club.settings.secure_cookies
+        secure = club.settings.secure_cookies or request.url.scheme == "https"
         response.set_cookie(
             auth.SESSION_COOKIE, token, max_age=age, httponly=True, samesite="lax", secure=secure
         )
@@ -168,17 +198,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     @app.post("/api/auth/register")
-    async def register(body: Credentials, response: Response) -> dict[str, Any]:
-        return opened(response, *await club.register(body.name, body.password))
+    async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        return opened(request, response, *await club.register(body.name, body.password))
 
     @app.post("/api/auth/login")
     async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
-        return opened(response, *await club.login(body.name, body.password, client))
+        return opened(request, response, *await club.login(body.name, body.password, client))
 
     @app.post("/api/auth/guest")
-    async def guest(response: Response) -> dict[str, Any]:
-        return opened(response, *await club.guest())
+    async def guest(request: Request, response: Response) -> dict[str, Any]:
+        return opened(request, response, *await club.guest())
 
     @app.post("/api/auth/logout")
     async def logout(

@@ -6,6 +6,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from datetime import timedelta
 
@@ -15,7 +16,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 SESSION_COOKIE = "kozel_session"
 CSRF_COOKIE = "kozel_csrf"
 CSRF_HEADER = "X-CSRF-Token"
-NAME_PATTERN = re.compile(r"^[\w.-]{3,24}$")
+NAME_PATTERN = re.compile(r"(?:[^\W\d_]|[0-9._-]){3,24}")
+"""Letters of any script, ASCII digits, dots, dashes and underscores (matched whole)."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
@@ -23,6 +25,7 @@ _hasher = PasswordHasher()
 
 
 def hash_password(password: str) -> str:
+    """An argon2 hash (slow on purpose: call it off the event loop)."""
     return _hasher.hash(password)
 
 
@@ -44,11 +47,38 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def normal_name(name: str) -> str:
+    """A name as typed, in Unicode's compatibility form (full-width letters, ligatures and
+    other look-alike forms become their plain letters)."""
+    return unicodedata.normalize("NFKC", name)
+
+
+def name_key(name: str) -> str:
+    """The key that makes a name one account whatever its case or form: ``Алиса``,
+    ``АЛИСА`` and ``алиса`` are one name.
+
+    >>> name_key("Алиса") == name_key("АЛИСА") == name_key("алиса")
+    True
+    """
+    return normal_name(name).casefold()
+
+
+def _scripts(name: str) -> set[str]:
+    """The scripts of a name's letters (``LATIN``, ``CYRILLIC``, …)."""
+    return {unicodedata.name(ch, "?").split()[0] for ch in name if ch.isalpha()}
+
+
 def name_problem(name: str) -> str | None:
-    """Why a login name is not acceptable, or ``None``."""
-    if not NAME_PATTERN.match(name):
-        return "a name is 3 to 24 letters, digits, dots, dashes or underscores"
-    if name.lower().startswith(("guest-", "bot:")):
+    """Why a login name (already in its normal form) is not acceptable, or ``None``.
+
+    >>> [name_problem(n) is None for n in ("Алиса", "alice9", "alice9" + chr(10), "Аlice")]
+    [True, True, False, False]
+    """
+    if not NAME_PATTERN.fullmatch(name):
+        return "a name is 3 to 24 letters, digits 0-9, dots, dashes or underscores"
+    if len(_scripts(name)) > 1:
+        return "a name's letters are all of one alphabet (no Latin and Cyrillic mixed)"
+    if name_key(name).startswith(("guest-", "bot:")):
         return "names starting with guest- or bot: are reserved"
     return None
 

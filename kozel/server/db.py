@@ -15,6 +15,8 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from kozel.server.settings import database_url
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -28,6 +30,8 @@ class User(Base):
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str] = mapped_column(String(80), unique=True)
+    """The name case-folded in its Unicode normal form (``auth.name_key``): one account."""
     password_hash: Mapped[str | None] = mapped_column(String(200))
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     rating: Mapped[int] = mapped_column(Integer, default=0)
@@ -104,7 +108,9 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 def make_engine(url: str) -> AsyncEngine:
     """An async engine. SQLite gets foreign keys, a write-ahead log with ``synchronous =
     NORMAL`` (a committed move survives the server being killed; only a power cut can lose
-    the last moments) and patience when another writer holds the lock."""
+    the last moments) and patience when another writer holds the lock. Plain ``sqlite://``
+    and ``postgresql://`` URLs get their async drivers (:func:`settings.database_url`)."""
+    url = database_url(url)
     if url.startswith("sqlite"):
         # One connection: SQLite has one writer at a time anyway, and writers that queue in
         # the pool wait far less than writers that poll SQLite's lock.

@@ -6,6 +6,32 @@ from dataclasses import dataclass
 
 DEFAULT_DB = "sqlite+aiosqlite:///kozel.db"
 
+_ASYNC_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "sqlite+aiosqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+    "postgresql+asyncpg": "postgresql+asyncpg",
+}
+
+
+def database_url(url: str) -> str:
+    """A database URL with the async driver the club uses: plain ``sqlite:///FILE`` and
+    ``postgresql://USER@HOST/DB`` are accepted as they are usually written. Raises
+    ``ValueError`` saying what to write for any other.
+
+    >>> database_url("sqlite:///club.db"), database_url("postgres://kozel@db/club")
+    ('sqlite+aiosqlite:///club.db', 'postgresql+asyncpg://kozel@db/club')
+    """
+    scheme, sep, rest = url.partition("://")
+    driver = _ASYNC_DRIVERS.get(scheme.lower())
+    if not sep or driver is None:
+        raise ValueError(
+            f"unsupported database URL {url!r}: write sqlite:///FILE or "
+            "postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+        )
+    return f"{driver}://{rest}"
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -15,6 +41,8 @@ class Settings:
     """Mark cookies Secure (behind HTTPS)."""
     login_attempts_per_minute: int = 10
     max_message_bytes: int = 16_384
+    max_body_bytes: int = 65_536
+    """The largest HTTP request body the club reads (checked before reading it)."""
     session_days: int = 30
     min_seconds_per_move: int = 5
     max_seconds_per_move: int = 600

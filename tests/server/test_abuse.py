@@ -1,0 +1,132 @@
+"""Attacks on accounts and requests, each written as the attack it stops."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from kozel.cli import app
+from kozel.server import auth
+from kozel.server.club import Club
+from kozel.server.settings import Settings, database_url
+from tests.server.client import Player
+from tests.server.conftest import RunningServer
+
+
+def player(server: RunningServer) -> Player:
+    return Player(server.url, server.ws)
+
+
+def test_a_cyrillic_name_logs_in_in_any_case_and_is_one_account(server: RunningServer) -> None:
+    """On SQLite ``lower()`` folds only ASCII: Алиса could register but never log in, and
+    алиса registered a second account. Names are keyed case-folded in Python."""
+    assert player(server).register("Алиса").status_code == 200
+    assert player(server).login("алиса").status_code == 200
+    assert player(server).login("АЛИСА").status_code == 200
+    assert player(server).register("алиса").status_code == 409
+    assert httpx.get(server.url + "/api/players/алиса").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "alice9\n",  # a pattern ending in $ let a trailing newline through
+        "Аlice",  # Cyrillic А with Latin letters: looks like Alice
+        "alice٣",  # an Arabic-Indic digit
+        "guest-7",
+    ],
+)
+def test_look_alike_and_reserved_names_are_refused(server: RunningServer, name: str) -> None:
+    assert player(server).register("alice9").status_code == 200
+    assert player(server).register(name).status_code in (409, 422)
+
+
+def test_full_width_letters_are_the_same_name(server: RunningServer) -> None:
+    """Unicode compatibility forms (ｂｏｂ) are the plain name (bob)."""
+    assert player(server).register("bob").status_code == 200
+    assert player(server).register("ｂｏｂ").status_code == 409
+    assert player(server).login("ＢＯＢ").status_code == 200
+
+
+def test_a_page_of_another_site_cannot_sign_the_victim_in_as_a_guest(
+    server: RunningServer,
+) -> None:
+    """A cross-site POST /api/auth/guest replaced the victim's session; every state-changing
+    request from another site's page is refused before anything happens."""
+    evil = {"Origin": "https://evil.example"}
+    response = httpx.post(server.url + "/api/auth/guest", headers=evil)
+    assert response.status_code == 403 and "set-cookie" not in response.headers
+    for path in ("/api/auth/register", "/api/auth/login"):
+        body = {"name": "mallory", "password": "correct horse"}
+        assert httpx.post(server.url + path, json=body, headers=evil).status_code == 403
+    own = {"Origin": server.url}
+    assert httpx.post(server.url + "/api/auth/guest", headers=own).status_code == 200
+
+
+def test_a_huge_body_is_refused_before_it_is_read(server: RunningServer) -> None:
+    """A 50 MB log-in body was read in full: the length is checked first."""
+    big = b'{"name": "' + b"a" * 50_000_000 + b'"}'
+    response = httpx.post(
+        server.url + "/api/auth/login",
+        content=big,
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status_code == 413
+
+
+def test_password_hashing_runs_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Registration and log-in hash with argon2 (about half a second) in a worker thread, so
+    the tables on the event loop keep moving."""
+    threads: list[str] = []
+    original_hash, original_check = auth.hash_password, auth.check_password
+
+    def hashing(password: str) -> str:
+        threads.append(threading.current_thread().name)
+        return original_hash(password)
+
+    def checking(stored: str | None, password: str) -> bool:
+        threads.append(threading.current_thread().name)
+        return original_check(stored, password)
+
+    monkeypatch.setattr(auth, "hash_password", hashing)
+    monkeypatch.setattr(auth, "check_password", checking)
+
+    async def scenario() -> str:
+        club = Club(Settings(db_url=f"sqlite:///{tmp_path / 'club.db'}"))
+        await club.start()
+        try:
+            await club.register("carol", "correct horse")
+            await club.login("carol", "correct horse", "127.0.0.1")
+        finally:
+            await club.stop()
+        return threading.current_thread().name
+
+    loop_thread = asyncio.run(scenario())
+    assert len(threads) == 2 and loop_thread not in threads
+
+
+def test_plain_database_urls_are_accepted_and_others_explained() -> None:
+    """``--db sqlite:///club.db`` crashed with "the asyncio extension requires an async
+    driver"; plain URLs get the async driver, and others say what to write."""
+    assert database_url("sqlite:///club.db") == "sqlite+aiosqlite:///club.db"
+    assert database_url("postgresql://u@h/d") == "postgresql+asyncpg://u@h/d"
+    with pytest.raises(ValueError, match="write sqlite:///FILE or postgresql://"):
+        database_url("mysql://u@h/d")
+    result = CliRunner().invoke(app, ["serve", "--db", "mysql://u@h/d"])
+    assert result.exit_code == 2 and "write sqlite:///FILE" in result.output
+
+
+def test_cookies_are_secure_when_asked(db_url: str) -> None:
+    running = RunningServer(Settings(db_url=db_url, secure_cookies=True))
+    try:
+        response = player(running).guest()
+        assert all("secure" in c.lower() for c in response.headers.get_list("set-cookie"))
+    finally:
+        running.stop()
