@@ -84,6 +84,8 @@ class Server:
         self.log = self.log_path.open("wb")
         code = "from kozel.cli import main; main()"
         command = [sys.executable, "-c", code, "serve", "--host", HOST, "--port", str(self.port)]
+        # every simulated player comes from this one address: lift the per-address limits
+        command += ["--guests-per-minute", "1000000", "--registrations-per-minute", "1000000"]
         self.process = subprocess.Popen(
             [*command, "--db", db], stdout=self.log, stderr=subprocess.STDOUT
         )

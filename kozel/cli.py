@@ -20,7 +20,7 @@ from kozel.games import GAMES, get_game
 from kozel.notation import check_lines, dumps
 from kozel.options import Options
 from kozel.rules import Ruleset
-from kozel.server.settings import DEFAULT_DB
+from kozel.server.settings import DEFAULT_DB, Settings
 
 app = typer.Typer(
     help="Kozel: Goat («Козёл»), Donkey, Sea Goat, Draw and their relatives — rules engine, "
@@ -330,20 +330,32 @@ def serve(
             help="Mark the session cookies Secure (on when the club is served over HTTPS).",
         ),
     ] = False,
+    guests_per_minute: Annotated[
+        int, typer.Option(min=1, help="New guest accounts per client address and minute.")
+    ] = Settings.guests_per_minute,
+    registrations_per_minute: Annotated[
+        int, typer.Option(min=1, help="New accounts per client address and minute.")
+    ] = Settings.registrations_per_minute,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
 
     from kozel.server.app import create_app
     from kozel.server.pubsub import make_pubsub
-    from kozel.server.settings import Settings, database_url
+    from kozel.server.settings import database_url
 
     try:
         make_pubsub(pubsub)
         db = database_url(db)
     except ValueError as e:
         raise fail(str(e)) from None
-    settings = Settings(db_url=db, pubsub_url=pubsub, secure_cookies=secure_cookies)
+    settings = Settings(
+        db_url=db,
+        pubsub_url=pubsub,
+        secure_cookies=secure_cookies,
+        guests_per_minute=guests_per_minute,
+        registrations_per_minute=registrations_per_minute,
+    )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 
 

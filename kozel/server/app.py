@@ -17,7 +17,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
@@ -39,7 +39,9 @@ PAGE_HEADERS = {
     "Cache-Control": "no-cache",
 }
 
-OptionValue = int | bool | str
+OptionValue = StrictBool | StrictInt | StrictStr
+"""An option's JSON value with its exact type: ``4.0`` is not ``4`` and ``"true"`` is not
+``true`` (the option's own check then says what it must be)."""
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
 
 
@@ -70,8 +72,8 @@ class Credentials(BaseModel):
 class RequestIn(BaseModel):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
-    seconds_per_move: int = 60
-    rated: bool = True
+    seconds_per_move: StrictInt = 60
+    rated: StrictBool = True
     bots: dict[int, str] = Field(default_factory=dict, max_length=4)
     """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
 
@@ -80,15 +82,15 @@ class ComputerIn(BaseModel):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     level: str = Field(default="greedy", max_length=20)
-    seconds_per_move: int = 60
-    rated: bool = False
+    seconds_per_move: StrictInt = 60
+    rated: StrictBool = False
 
 
 class PersonIn(BaseModel):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
-    seconds_per_move: int = 60
-    rated: bool = True
+    seconds_per_move: StrictInt = 60
+    rated: StrictBool = True
 
 
 class BotsIn(BaseModel):
@@ -199,7 +201,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/auth/register")
     async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        return opened(request, response, *await club.register(body.name, body.password))
+        client = request.client.host if request.client else "?"
+        return opened(request, response, *await club.register(body.name, body.password, client))
 
     @app.post("/api/auth/login")
     async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
@@ -208,7 +211,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/auth/guest")
     async def guest(request: Request, response: Response) -> dict[str, Any]:
-        return opened(request, response, *await club.guest())
+        client = request.client.host if request.client else "?"
+        return opened(request, response, *await club.guest(client))
 
     @app.post("/api/auth/logout")
     async def logout(

@@ -100,24 +100,36 @@ def session_lifetime(days: int) -> timedelta:
 
 
 class RateLimit:
-    """At most ``limit`` failures per key in any ``window`` seconds (kept in memory)."""
+    """At most ``limit`` events per key in any ``window`` seconds (kept in memory).
+
+    :meth:`take` checks and counts in one step (nothing awaits in between), so concurrent
+    attempts cannot all slip through before the first is counted."""
 
     def __init__(self, limit: int, window: float = 60.0) -> None:
         self.limit = limit
         self.window = window
-        self.failures: dict[str, deque[float]] = {}
+        self.events: dict[str, deque[float]] = {}
 
     def _recent(self, key: str) -> deque[float]:
         stamp = time.monotonic()
-        recent = self.failures.setdefault(key, deque())
+        recent = self.events.setdefault(key, deque())
         while recent and recent[0] <= stamp - self.window:
             recent.popleft()
-        if not recent:
-            del self.failures[key]
         return recent
 
     def exhausted(self, key: str) -> bool:
         return len(self._recent(key)) >= self.limit
 
-    def record(self, key: str) -> None:
-        self.failures.setdefault(key, deque()).append(time.monotonic())
+    def take(self, key: str) -> bool:
+        """Count one event for ``key``; ``False`` (and nothing counted) when over the limit."""
+        recent = self._recent(key)
+        if len(recent) >= self.limit:
+            return False
+        recent.append(time.monotonic())
+        return True
+
+    def give_back(self, key: str) -> None:
+        """Uncount the latest event of ``key`` (an attempt that turned out not to count)."""
+        recent = self.events.get(key)
+        if recent:
+            recent.pop()

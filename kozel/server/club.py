@@ -66,6 +66,9 @@ class Club:
         self.writer = Writer(self.engine)
         self.tables: dict[int, Table] = {}
         self.login_limit = auth.RateLimit(settings.login_attempts_per_minute)
+        self.address_login_limit = auth.RateLimit(3 * settings.login_attempts_per_minute)
+        self.register_limit = auth.RateLimit(settings.registrations_per_minute)
+        self.guest_limit = auth.RateLimit(settings.guests_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -83,11 +86,13 @@ class Club:
 
     # --- accounts ----------------------------------------------------------------------------
 
-    async def register(self, name: str, password: str) -> tuple[User, str, str]:
+    async def register(self, name: str, password: str, client: str) -> tuple[User, str, str]:
         name = auth.normal_name(name)
         problem = auth.name_problem(name) or auth.password_problem(password)
         if problem:
             raise ClubError(422, problem)
+        if not self.register_limit.take(client):
+            raise ClubError(429, "too many new accounts from your address: wait a minute")
         key = auth.name_key(name)
         async with self.sessions() as session:
             taken = await session.scalar(select(User.id).where(User.name_key == key))
@@ -107,17 +112,25 @@ class Club:
     async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:
         key = auth.name_key(name)
         limited = f"{client}|{key}"
-        if self.login_limit.exhausted(limited):
+        # count the attempt before checking it, so that concurrent attempts are all counted;
+        # a successful one is given back
+        if not self.login_limit.take(limited):
+            raise ClubError(429, "too many failed attempts to log in: wait a minute")
+        if not self.address_login_limit.take(client):
+            self.login_limit.give_back(limited)
             raise ClubError(429, "too many failed attempts to log in: wait a minute")
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == key))
         stored = user.password_hash if user is not None else None
         if user is None or not await asyncio.to_thread(auth.check_password, stored, password):
-            self.login_limit.record(limited)
             raise ClubError(401, "wrong name or password")
+        self.login_limit.give_back(limited)
+        self.address_login_limit.give_back(client)
         return await self._open_session(user)
 
-    async def guest(self) -> tuple[User, str, str]:
+    async def guest(self, client: str) -> tuple[User, str, str]:
+        if not self.guest_limit.take(client):
+            raise ClubError(429, "too many guests from your address: wait a minute")
         async with self.sessions() as session, session.begin():
             for _ in range(20):
                 name = auth.guest_name()

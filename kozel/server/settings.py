@@ -40,6 +40,11 @@ class Settings:
     secure_cookies: bool = False
     """Mark cookies Secure (behind HTTPS)."""
     login_attempts_per_minute: int = 10
+    """Failed log-ins per name and address; an address gets three times as many across names."""
+    registrations_per_minute: int = 10
+    """New accounts per client address."""
+    guests_per_minute: int = 30
+    """New guest accounts per client address."""
     max_message_bytes: int = 16_384
     max_body_bytes: int = 65_536
     """The largest HTTP request body the club reads (checked before reading it)."""

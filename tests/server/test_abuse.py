@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -102,7 +103,7 @@ def test_password_hashing_runs_off_the_event_loop(
         club = Club(Settings(db_url=f"sqlite:///{tmp_path / 'club.db'}"))
         await club.start()
         try:
-            await club.register("carol", "correct horse")
+            await club.register("carol", "correct horse", "127.0.0.1")
             await club.login("carol", "correct horse", "127.0.0.1")
         finally:
             await club.stop()
@@ -128,5 +129,39 @@ def test_cookies_are_secure_when_asked(db_url: str) -> None:
     try:
         response = player(running).guest()
         assert all("secure" in c.lower() for c in response.headers.get_list("set-cookie"))
+    finally:
+        running.stop()
+
+
+def test_one_address_cannot_mint_guests_or_accounts_without_end(db_url: str) -> None:
+    """918 guest accounts in 10 s from one client: guests and registrations are limited per
+    address."""
+    running = RunningServer(
+        Settings(db_url=db_url, guests_per_minute=3, registrations_per_minute=2)
+    )
+    try:
+        assert [player(running).guest().status_code for _ in range(4)] == [200, 200, 200, 429]
+        codes = [player(running).register(f"user{n}").status_code for n in range(3)]
+        assert codes == [200, 200, 429]
+    finally:
+        running.stop()
+
+
+def test_the_log_in_limit_holds_under_concurrency_and_across_names(db_url: str) -> None:
+    """Concurrent wrong passwords let 11 failures through a limit of 5, and one password
+    could be tried against many names: attempts are counted before they are checked, and an
+    address has its own limit across names."""
+    running = RunningServer(Settings(db_url=db_url, login_attempts_per_minute=5))
+    try:
+        assert player(running).register("dave").status_code == 200
+
+        def attempt(name: str) -> int:
+            return player(running).login(name, "wrong password").status_code
+
+        with ThreadPoolExecutor(12) as pool:
+            codes = list(pool.map(attempt, ["dave"] * 12))
+        assert codes.count(401) == 5 and codes.count(429) == 7
+        codes = [attempt(f"name{n}") for n in range(12)]
+        assert codes.count(401) == 10 and codes.count(429) == 2  # 15 failures per address
     finally:
         running.stop()

@@ -62,7 +62,15 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """One running club for the module, on SQLite: fuzzing needs many calls, not many fresh
     servers (on PostgreSQL the file takes twice as long; the storage tests cover both)."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz') / 'club.db'}"
-    running = RunningServer(Settings(db_url=url, min_seconds_per_move=1))
+    # one server for the whole module: its many guests are not the attack the limits stop
+    running = RunningServer(
+        Settings(
+            db_url=url,
+            min_seconds_per_move=1,
+            guests_per_minute=100_000,
+            registrations_per_minute=100_000,
+        )
+    )
     try:
         yield running
     finally:
