@@ -165,3 +165,24 @@ def test_the_log_in_limit_holds_under_concurrency_and_across_names(db_url: str) 
         assert codes.count(401) == 10 and codes.count(429) == 2  # 15 failures per address
     finally:
         running.stop()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "goat", "options": {"players": 4.0}},
+        {"game": "goat", "options": {"teams": "true"}},
+        {"game": "goat", "seconds_per_move": "60"},
+        {"game": "goat", "rated": 1},
+        {"game": "goat", "options": {"loss_limit": 2_147_483_648}},
+    ],
+)
+def test_request_values_have_exact_types_and_bounds(
+    server: RunningServer, body: dict[str, object]
+) -> None:
+    """``players: 4.0`` was accepted as 4, and ``loss_limit = 2**31`` reached the kernel:
+    values keep their JSON types and every integer option has an upper bound."""
+    alice = player(server)
+    assert alice.guest().status_code == 200
+    response = alice.post("/api/requests", body)
+    assert response.status_code == 422, response.text
