@@ -30,6 +30,8 @@ from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+LOGGED_OUT = 4401
+"""The close code of a table socket whose session logged out."""
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client: static ES modules, no build step (kozel/web)."""
@@ -116,6 +118,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses=ERRORS,
     )
     app.state.club = club
+    session_sockets: dict[str, set[WebSocket]] = {}
+    """The table sockets of each session (by its token's hash) in this process."""
 
     @app.middleware("http")
     async def guard(
@@ -222,6 +226,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> dict[str, bool]:
         if kozel_session:
             await club.logout(kozel_session)
+            for socket in list(session_sockets.pop(auth.token_hash(kozel_session), ())):
+                with contextlib.suppress(Exception):
+                    await socket.close(code=LOGGED_OUT, reason="logged out")
         response.delete_cookie(auth.SESSION_COOKIE)
         response.delete_cookie(auth.CSRF_COOKIE)
         return {"ok": True}
@@ -394,8 +401,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if foreign_origin(websocket):
             await websocket.close(code=1008)
             return
-        found = await club.session_user(websocket.cookies.get(auth.SESSION_COOKIE))
+        token = websocket.cookies.get(auth.SESSION_COOKIE)
+        found = await club.session_user(token)
         await websocket.accept()
+        # a seat's socket belongs to its session: logging out closes it
+        key = auth.token_hash(token) if token and found else ""
+        sockets = session_sockets.setdefault(key, set()) if key else set()
+        sockets.add(websocket)
         live = club.tables.get(game_id)
         if live is None:
             await send_error(websocket, "no_table", f"game {game_id} is not being played here")
@@ -412,6 +424,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await handle(websocket, game_id, seat, text)
         finally:
             sender.cancel()
+            sockets.discard(websocket)
+            if key and not sockets and session_sockets.get(key) is sockets:
+                del session_sockets[key]
 
     async def handle(
         websocket: WebSocket, game_id: int, seat: int | None, text: str | None

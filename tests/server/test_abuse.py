@@ -10,12 +10,13 @@ from pathlib import Path
 import httpx
 import pytest
 from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
 
 from kozel.cli import app
 from kozel.server import auth
 from kozel.server.club import Club
 from kozel.server.settings import Settings, database_url
-from tests.server.client import Player
+from tests.server.client import Player, receive
 from tests.server.conftest import RunningServer
 
 
@@ -186,3 +187,18 @@ def test_request_values_have_exact_types_and_bounds(
     assert alice.guest().status_code == 200
     response = alice.post("/api/requests", body)
     assert response.status_code == 422, response.text
+
+
+def test_logging_out_closes_the_sessions_sockets(server: RunningServer) -> None:
+    """A socket opened before logout could still move after it: logout closes it."""
+    alice = player(server)
+    assert alice.register("erin").status_code == 200
+    game = alice.post("/api/play/computer", {"game": "goat", "level": "random"}).json()
+    with alice.socket(game["game_id"]) as sock:
+        assert receive(sock)["type"] == "state"
+        assert alice.post("/api/auth/logout").status_code == 200
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                receive(sock, timeout=10)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4401, "logged out")
