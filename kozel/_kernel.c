@@ -324,26 +324,34 @@ static int special_bonus(int t) {
     return 0;
 }
 
+static inline int unit_of(const Scoring *sc, int seat) { return sc->teams ? seat % 2 : seat; }
+
+/* Each unit's round count (a team's two hands together); the unit that went out counts 0.
+ * Returns that unit, or -1 when nobody went out (a fish). */
+static int unit_counts(const State *s, const Scoring *sc, const int *counts, int *out) {
+    for (int u = 0; u < 4; u++) out[u] = 0;
+    for (int seat = 0; seat < s->players; seat++) out[unit_of(sc, seat)] += counts[seat];
+    if (s->end_kind != END_OUT) return -1;
+    int out_unit = unit_of(sc, s->end_seat);
+    out[out_unit] = 0;
+    return out_unit;
+}
+
 static void goat_cost(const State *s, const Scoring *sc, const int *counts, double *cost) {
     int units = sc->teams ? 2 : s->players;
-    int unit_counts[4] = {0, 0, 0, 0};
-    for (int seat = 0; seat < s->players; seat++) unit_counts[sc->teams ? seat % 2 : seat] += counts[seat];
-    int out_unit = -1;
-    if (s->end_kind == END_OUT) {
-        out_unit = sc->teams ? s->end_seat % 2 : s->end_seat;
-        unit_counts[out_unit] = 0;
-    }
+    int counted[4];
+    int out_unit = unit_counts(s, sc, counts, counted);
     int bonus = sc->special ? special_bonus(s->first_tile) + special_bonus(s->last_tile) : 0;
     int charged[4] = {0, 0, 0, 0}, forget[4] = {0, 0, 0, 0}, apply_to[4] = {0, 0, 0, 0};
     /* the single highest count among the candidates, or -1 on a tie */
     int top = -1, best = -1, tie = 0;
     for (int u = 0; u < units; u++) {
         if (u == out_unit) continue;
-        if (unit_counts[u] > best) {
-            best = unit_counts[u];
+        if (counted[u] > best) {
+            best = counted[u];
             top = u;
             tie = 0;
-        } else if (unit_counts[u] == best) {
+        } else if (counted[u] == best) {
             tie = 1;
         }
     }
@@ -355,13 +363,13 @@ static void goat_cost(const State *s, const Scoring *sc, const int *counts, doub
                 forget[u] = 1;
                 continue;
             }
-            charged[u] = unit_counts[u] + (u == loser ? extra : 0);
+            charged[u] = counted[u] + (u == loser ? extra : 0);
             apply_to[u] = 1;
         }
     } else if (loser >= 0) {
         int total = 0;
-        for (int u = 0; u < units; u++) total += unit_counts[u];
-        charged[loser] = (sc->fish_mode == 1 ? total : unit_counts[loser]) + extra;
+        for (int u = 0; u < units; u++) total += counted[u];
+        charged[loser] = (sc->fish_mode == 1 ? total : counted[loser]) + extra;
         apply_to[loser] = 1;
         if (sc->fish_mode == 1)
             for (int u = 0; u < units; u++)
@@ -387,7 +395,7 @@ static void goat_cost(const State *s, const Scoring *sc, const int *counts, doub
 }
 
 /* Sea Goat: the seat whose side the round decides the game for, and whether it won (-1: none) */
-static int sea_decides(const State *s, const int *counts, int teams, int *won) {
+static int sea_decides(const State *s, const Scoring *sc, const int *counts, int *won) {
     int h = s->hundred_seat;
     if (h >= 0) {
         if (s->end_kind == END_OUT && s->end_seat == h) {
@@ -403,29 +411,25 @@ static int sea_decides(const State *s, const int *counts, int teams, int *won) {
     *won = 1;
     if (s->last_turn >> DOUBLE_OF[0] & 1) return s->end_seat;
     if (s->last_turn >> DOUBLE_OF[6] & 1) {
-        int out_unit = teams ? s->end_seat % 2 : s->end_seat;
+        int out_unit = unit_of(sc, s->end_seat);
         for (int seat = 0; seat < s->players; seat++)
-            if ((teams ? seat % 2 : seat) != out_unit && counts[seat] > 25) return s->end_seat;
+            if (unit_of(sc, seat) != out_unit && counts[seat] > 25) return s->end_seat;
     }
     return -1;
 }
 
 static void race_cost(const State *s, const Scoring *sc, const int *counts, double *cost) {
     int units = sc->teams ? 2 : s->players;
-    int unit_counts[4] = {0, 0, 0, 0};
-    for (int seat = 0; seat < s->players; seat++) unit_counts[sc->teams ? seat % 2 : seat] += counts[seat];
-    int winner = -1;
-    if (s->end_kind == END_OUT) {
-        winner = sc->teams ? s->end_seat % 2 : s->end_seat;
-        unit_counts[winner] = 0;
-    } else {
+    int counted[4];
+    int winner = unit_counts(s, sc, counts, counted);
+    if (winner < 0) {
         int low = INT32_MAX, shared = 0;
         for (int u = 0; u < units; u++) {
-            if (unit_counts[u] < low) {
-                low = unit_counts[u];
+            if (counted[u] < low) {
+                low = counted[u];
                 winner = u;
                 shared = 0;
-            } else if (unit_counts[u] == low) {
+            } else if (counted[u] == low) {
                 shared = 1;
             }
         }
@@ -436,8 +440,8 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
     if (winner >= 0) {
         int credit = 0;
         for (int u = 0; u < units; u++)
-            if (u != winner) credit += unit_counts[u];
-        if (s->end_kind != END_OUT && sc->subtract_own) credit -= unit_counts[winner];
+            if (u != winner) credit += counted[u];
+        if (s->end_kind != END_OUT && sc->subtract_own) credit -= counted[winner];
         int has_record = sc->account[winner] > 0;
         if (!sc->open_at || has_record || credit >= sc->open_at) {
             int others = 0;
@@ -451,9 +455,9 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
         }
     }
     int wins[4] = {0, 0, 0, 0}, any = 0;
-    int won, decided = sc->sea ? sea_decides(s, counts, sc->teams, &won) : -1;
+    int won, decided = sc->sea ? sea_decides(s, sc, counts, &won) : -1;
     if (decided >= 0) {
-        int unit = sc->teams ? decided % 2 : decided;
+        int unit = unit_of(sc, decided);
         if (won) {
             wins[unit] = 1;
         } else {
@@ -465,7 +469,7 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
                 tied += wins[u];
             }
             if (tied > 1 && s->end_kind == END_OUT) { /* the tie goes to the unit that went out */
-                int out_unit = sc->teams ? s->end_seat % 2 : s->end_seat;
+                int out_unit = unit_of(sc, s->end_seat);
                 if (wins[out_unit])
                     for (int u = 0; u < units; u++) wins[u] = u == out_unit;
             }
