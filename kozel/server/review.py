@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from kozel.codec import event_to_dict, parse_move
-from kozel.core import TILE_NAMES, Play, PlayDoubles, parse_tile, tiles_of
+from kozel.core import TILE_NAMES, Play, PlayDoubles, tiles_of
 from kozel.games import get_game
 from kozel.match import Match
-from kozel.round import Deal
 from kozel.rules import Ruleset
 from kozel.views import view_for
 
@@ -82,11 +81,8 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
     match = Match(rules, opts, record.get("seed"))
     rounds = []
     for i, raw in enumerate(record["rounds"], start=1):
-        deal = Deal(
-            tuple(tuple(parse_tile(t) for t in hand) for hand in raw["deal"]["hands"]),
-            tuple(parse_tile(t) for t in raw["deal"]["bazaar"]),
-        )
-        rnd = match.next_round(deal, raw["redeals"])
+        match.apply_deal({**raw["deal"], "redeals": raw["redeals"], "lot": raw.get("lot")})
+        rnd = match.round
         steps = [_position(match, None, [])]
         for j, raw_move in enumerate(raw["moves"], start=1):
             seat, move, drawn = parse_move(raw_move, f"round {i}, move {j}", opts.players)
