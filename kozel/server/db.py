@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -74,6 +74,11 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(12), default="playing", index=True)
     """playing, finished (a Goat was found) or interrupted (a timeout)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
+    owner: Mapped[str | None] = mapped_column(String(100))
+    """The process (node name) that runs the table while it is played."""
+    fence: Mapped[int] = mapped_column(Integer, default=0)
+    """The fencing token: raised by every change of owner; an event is stored only by the
+    owner holding the current token."""
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -90,6 +95,29 @@ class GameEvent(Base):
     kind: Mapped[str] = mapped_column(String(10))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    fence: Mapped[int] = mapped_column(Integer, default=0)
+    """The owner's fencing token the event was stored under."""
+
+
+class Node(Base):
+    """A ``kozel serve`` process: it owns the tables whose ``owner`` is its name while its
+    heartbeat (``seen_ms``, wall-clock milliseconds) is fresh."""
+
+    __tablename__ = "nodes"
+    name: Mapped[str] = mapped_column(String(100), primary_key=True)
+    incarnation: Mapped[str] = mapped_column(String(32))
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
+    started_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class ClubState(Base):
+    """Values the club's processes share: ``club_id`` (text) names the club's channels in
+    Redis; ``lobby_version`` (number) counts lobby changes."""
+
+    __tablename__ = "club_state"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    number: Mapped[int] = mapped_column(BigInteger, default=0)
+    text: Mapped[str] = mapped_column(String(200), default="")
 
 
 class RatingChange(Base):
@@ -147,4 +175,8 @@ async def migrate(engine: AsyncEngine) -> None:
         command.upgrade(config, "head")
 
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # processes starting together migrate in turn
+            from sqlalchemy import text
+
+            await conn.execute(text("SELECT pg_advisory_xact_lock(7405211)"))
         await conn.run_sync(upgrade)
