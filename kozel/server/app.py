@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
+from sqlalchemy.exc import DBAPIError
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
@@ -32,6 +33,9 @@ from kozel.server.tables import seat_channel
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
 """The close code of a table socket whose session logged out."""
+TRY_AGAIN = 1013
+"""The close code when a service the socket needs is away: reconnect in a moment."""
+UNAVAILABLE = "the club's database is unavailable: try again in a moment"
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client: static ES modules, no build step (kozel/web)."""
@@ -160,6 +164,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, error: Exception) -> JSONResponse:
+        if isinstance(error, DBAPIError | OSError | TimeoutError):
+            return JSONResponse({"detail": UNAVAILABLE}, status_code=503)
         return JSONResponse({"detail": "something went wrong on our side"}, status_code=500)
 
     # --- sessions -------------------------------------------------------------------------
@@ -200,8 +206,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # --- HTTP -----------------------------------------------------------------------------
 
     @app.get("/api/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(response: Response) -> dict[str, Any]:
+        """``ok``, or ``degraded`` (503) with the services that do not answer."""
+        missing = await club.missing()
+        if missing:
+            response.status_code = 503
+            return {"status": "degraded", "missing": missing, "node": club.node}
+        return {"status": "ok", "node": club.node}
+
+    @app.get("/api/admin/tables")
+    async def admin_tables(
+        found: Annotated[tuple[User, str], Depends(signed_in)],
+    ) -> dict[str, Any]:
+        """Which process owns which table (for the club's administrators)."""
+        if found[0].name not in club.settings.admins:
+            raise ClubError(403, "only the club's administrators may see this")
+        return await club.ownership.overview()
 
     @app.post("/api/auth/register")
     async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
@@ -350,14 +370,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         websocket: WebSocket, channel: str, snapshot: Callable[[], Awaitable[str]]
     ) -> None:
         """Subscribe first, then send the snapshot, then every message: nothing published
-        in between is lost (a client drops versions it has already seen)."""
+        in between is lost (a client drops versions it has already seen). When the pub/sub
+        fails (Redis went away) or the table is moving, the socket is closed with a reason,
+        so that the client reconnects and resyncs once the service is back."""
         try:
             async with club.pubsub.subscribe(channel) as sub:
                 await websocket.send_text(await snapshot())
                 async for message in sub:
                     await websocket.send_text(message)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass  # the client went away; the receiving side ends the connection
+        except (WebSocketDisconnect, RuntimeError):
+            return  # the client went away; the receiving side ends the connection
+        except ClubError as error:
+            if error.status == 404:
+                await send_error(websocket, "no_table", error.message)
+                await close(websocket, 1000, "no table")
+                return
+            await close(websocket, TRY_AGAIN, error.message)
+        except Exception as error:
+            if isinstance(error, asyncio.CancelledError):
+                raise
+            await close(websocket, TRY_AGAIN, "the club's message service is down: reconnecting")
 
     async def messages(websocket: WebSocket) -> AsyncIterator[str | None]:
         """Text frames as they come; ``None`` for a binary frame; stops at the close."""
@@ -402,21 +434,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=1008)
             return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
-        found = await club.session_user(token)
+        try:
+            found = await club.session_user(token)
+            row = await club.game_row(game_id)
+        except ClubError:
+            row = None
+        except Exception:  # the database is away: the client retries
+            await websocket.accept()
+            await close(websocket, TRY_AGAIN, UNAVAILABLE)
+            return
         await websocket.accept()
+        if row is None:
+            await send_error(websocket, "no_table", f"there is no game {game_id}")
+            await websocket.close()
+            return
         # a seat's socket belongs to its session: logging out closes it
         key = auth.token_hash(token) if token and found else ""
         sockets = session_sockets.setdefault(key, set()) if key else set()
         sockets.add(websocket)
-        live = club.tables.get(game_id)
-        if live is None:
-            await send_error(websocket, "no_table", f"game {game_id} is not being played here")
-            await websocket.close()
-            return
-        seat = live.seat_of(found[0].id if found else None)
+        user_id = found[0].id if found else None
+        seat = next(
+            (s for s, info in enumerate(row.seats) if user_id and info.get("user") == user_id),
+            None,
+        )
 
         async def snapshot() -> str:
-            return json.dumps(live.state(seat))
+            return json.dumps(await club.table_state(game_id, seat))
 
         sender = asyncio.create_task(forward(websocket, seat_channel(game_id, seat), snapshot))
         try:
@@ -431,10 +474,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def handle(
         websocket: WebSocket, game_id: int, seat: int | None, text: str | None
     ) -> None:
-        live = club.tables.get(game_id)
-        if live is None:
-            await send_error(websocket, "no_table", f"game {game_id} is not being played here")
-            return
         if text is None:
             await send_error(websocket, "bad_json", "send text frames, one JSON object each")
             return
@@ -447,30 +486,42 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await send_error(websocket, "bad_json", "send one JSON object per message")
             return
         kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "ping":
-            await websocket.send_text(json.dumps({"type": "pong"}))
-        elif kind == "sync":
-            await websocket.send_text(json.dumps(live.state(seat)))
-        elif kind == "move":
-            if seat is None:
-                await send_error(websocket, "not_seated", "spectators cannot move")
-                return
-            version, move = message.get("version"), message.get("move")
-            if type(version) is not int or not isinstance(move, dict):
-                await send_error(
-                    websocket, "bad_move", 'a move is {"type": "move", "version": N, "move": {...}}'
-                )
-                return
-            reply = await live.submit(seat, move, version)
-            if not reply.ok:
-                await send_error(websocket, reply.code, reply.message)
-                if reply.code == "stale":
-                    await websocket.send_text(json.dumps(live.state(seat)))
-        else:
-            await send_error(websocket, "unknown_type", "message types are move, sync and ping")
+        try:
+            if kind == "ping":
+                await websocket.send_text(json.dumps({"type": "pong"}))
+            elif kind == "sync":
+                await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+            elif kind == "move":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators cannot move")
+                    return
+                version, move = message.get("version"), message.get("move")
+                if type(version) is not int or not isinstance(move, dict):
+                    await send_error(
+                        websocket,
+                        "bad_move",
+                        'a move is {"type": "move", "version": N, "move": {...}}',
+                    )
+                    return
+                reply = await club.submit(game_id, seat, move, version)
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message)
+                    if reply.code == "stale":
+                        await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+            else:
+                await send_error(websocket, "unknown_type", "message types are move, sync and ping")
+        except ClubError as error:
+            code = "no_table" if error.status == 404 else "unavailable"
+            await send_error(websocket, code, error.message)
 
     return app
 
 
 async def send_error(websocket: WebSocket, code: str, message: str) -> None:
     await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+
+
+async def close(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close a socket with a reason (at most 123 bytes), if it is still open."""
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code, reason=reason.encode()[:123].decode(errors="ignore"))

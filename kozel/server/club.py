@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import random
+import socket
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +23,9 @@ from kozel.bots import LEVELS, check_level
 from kozel.core import InvalidOption
 from kozel.games import get_game
 from kozel.server import auth
+from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
+    ClubState,
     Game,
     GameRequest,
     RatingChange,
@@ -30,12 +36,13 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
-from kozel.server.pubsub import make_pubsub
+from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.settings import Settings
-from kozel.server.tables import Table, load_events
+from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
 
 LOBBY = "lobby"
+log = logging.getLogger("kozel.club")
 
 
 RECENT_GAMES = 20
@@ -62,9 +69,20 @@ class Club:
         self.settings = settings
         self.engine = make_engine(settings.db_url)
         self.sessions = sessionmaker(self.engine)
-        self.pubsub = make_pubsub(settings.pubsub_url)
+        self.pubsub: PubSub = make_pubsub(settings.pubsub_url)
+        """Namespaced with the club's id once the club has started."""
         self.writer = Writer(self.engine)
         self.tables: dict[int, Table] = {}
+        """The tables this process owns and runs."""
+        self.node = settings.node or socket.gethostname()
+        self.ownership = Ownership(self.sessions, self.node, settings.lease_seconds)
+        self.forwarder = Forwarder(self.pubsub, self.node, self._answer)
+        self._owners: dict[int, str] = {}
+        """Other nodes' tables, as last looked up (forgotten when they do not answer)."""
+        self._claiming: set[int] = set()
+        self._fresh: list[int] = []
+        """Games this process has just started, to claim once their transaction commits."""
+        self._loops: list[asyncio.Task[None]] = []
         self.login_limit = auth.RateLimit(settings.login_attempts_per_minute)
         self.address_login_limit = auth.RateLimit(3 * settings.login_attempts_per_minute)
         self.register_limit = auth.RateLimit(settings.registrations_per_minute)
@@ -73,16 +91,181 @@ class Club:
 
     async def start(self) -> None:
         await migrate(self.engine)
+        async with self.sessions() as session:
+            club_id = await session.scalar(select(ClubState.text).where(ClubState.key == "club_id"))
+        self.pubsub = Namespaced(self.pubsub, f"kozel:{club_id}:")
+        self.forwarder.pubsub = self.pubsub
+        await self.ownership.register()
         self.writer.start()
-        await self.restore()
+        self._loops.append(asyncio.create_task(self.forwarder.run(), name="forwarder"))
+        await self._claim_all()
+        self._loops.append(asyncio.create_task(self._keep(), name="lease"))
 
     async def stop(self) -> None:
+        for task in self._loops:
+            task.cancel()
+        await asyncio.gather(*self._loops, return_exceptions=True)
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
         await self.writer.stop()
+        try:
+            await self.ownership.release()
+        except Exception:
+            log.warning("could not end this node's lease; other nodes wait for it to run out")
         await self.pubsub.close()
         await self.engine.dispose()
+
+    async def missing(self) -> list[str]:
+        """The services that do not answer now: ``database``, ``pubsub``."""
+        missing = []
+        try:
+            async with asyncio.timeout(2), self.engine.connect() as connection:
+                await connection.execute(select(1))
+        except Exception:
+            missing.append("database")
+        if not await self.pubsub.ping():
+            missing.append("pubsub")
+        return missing
+
+    async def _available(self) -> None:
+        """Refuse a change (before saving anything) that could not reach the players."""
+        if not await self.pubsub.ping():
+            raise ClubError(503, "the club's message service is down: try again in a moment")
+
+    # --- owning tables -----------------------------------------------------------------------
+
+    async def _keep(self) -> None:
+        """Renew the lease and claim the tables of gone nodes, for as long as the club runs.
+        Without a renewed lease for a whole lease period, give up every table."""
+        interval = self.settings.lease_seconds / 5
+        renewed = time.monotonic()
+        while True:
+            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
+            try:
+                if await self.ownership.heartbeat():
+                    renewed = time.monotonic()
+                else:
+                    log.error("another process took the node name %r: giving up", self.node)
+                    await self._give_up()
+                    await self.ownership.register()
+                    renewed = time.monotonic()
+                await self._claim_all()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("the lease could not be renewed: %s", error)
+                if time.monotonic() - renewed > self.settings.lease_seconds and self.tables:
+                    log.error(
+                        "no lease for %.0f s: giving up every table", time.monotonic() - renewed
+                    )
+                    await self._give_up()
+
+    async def _give_up(self) -> None:
+        for game_id in list(self.tables):
+            table = self.tables.pop(game_id)
+            table.status = "lost"
+            await table.stop()
+
+    async def _claim_all(self) -> None:
+        """Claim this node's own unfinished tables and those of gone nodes."""
+        candidates = await self.ownership.claimable()
+        random.shuffle(candidates)  # nodes that claim at once meet on different tables
+        for candidate in candidates:
+            if candidate.game_id not in self.tables:
+                await self._claim(candidate)
+
+    async def _claim(self, candidate: Claimable) -> Table | None:
+        game_id = candidate.game_id
+        if game_id in self._claiming or game_id in self.tables:
+            return self.tables.get(game_id)
+        self._claiming.add(game_id)
+        try:
+            row = await self.ownership.claim(game_id, candidate.fence)
+            if row is None:
+                return None
+            if candidate.owner not in (None, self.node):
+                log.info(
+                    "took over game %s from %s (fence %s)", game_id, candidate.owner, row.fence
+                )
+            events = await load_events(self.sessions, game_id)
+            last_at = _aware(events[-1].at).timestamp() if events else None
+            table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
+            table.replay(events)
+            self.tables[game_id] = table
+            await table.start(last_at, self.settings.restart_grace_seconds)
+            return table
+        finally:
+            self._claiming.discard(game_id)
+
+    def _lost(self, game_id: int) -> None:
+        """Another node holds the table now (found when a write was refused)."""
+        table = self.tables.pop(game_id, None)
+        if table is not None:
+            task = asyncio.create_task(table.stop())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    # --- reaching a table wherever it runs ---------------------------------------------------
+
+    async def table_state(self, game_id: int, seat: int | None) -> dict[str, Any]:
+        """The full state of a table for one seat, from whichever node runs it. Raises
+        ``ClubError`` 404 when no node runs it and 503 while it changes owner."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return table.state(seat)
+        answer = await self._forward(game_id, {"op": "state", "game": game_id, "seat": seat})
+        if answer is None or "state" not in answer:
+            if answer is not None and answer.get("error") == "no_table":
+                raise ClubError(404, f"game {game_id} is not being played")
+            raise ClubError(503, MOVED)
+        state: dict[str, Any] = answer["state"]
+        return state
+
+    async def submit(self, game_id: int, seat: int, move: dict[str, Any], version: int) -> Reply:
+        """A seat's move, to whichever node runs the table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.submit(seat, move, version)
+        answer = await self._forward(
+            game_id,
+            {"op": "move", "game": game_id, "seat": seat, "move": move, "version": version},
+        )
+        if answer is None or "ok" not in answer:
+            return Reply(False, "unavailable", MOVED)
+        return Reply(
+            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
+        )
+
+    async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
+        owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
+        if owner is None:
+            return {"error": "no_table"} if await self._over(game_id) else None
+        if owner == self.node:  # ours, being claimed right now
+            return None
+        self._owners[game_id] = owner
+        answer = await self.forwarder.call(owner, request, self.settings.forward_timeout)
+        if answer is None or "error" in answer:
+            self._owners.pop(game_id, None)
+        return answer
+
+    async def _over(self, game_id: int) -> bool:
+        async with self.sessions() as session:
+            status = await session.scalar(select(Game.status).where(Game.id == game_id))
+        return status != "playing"
+
+    async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Another node forwards a seat's command to a table of this node."""
+        table = self.tables.get(request.get("game", 0))
+        if table is None:
+            return {"error": "no_table"}
+        seat = request.get("seat")
+        if request.get("op") == "state":
+            return {"state": table.state(seat if isinstance(seat, int) else None)}
+        if request.get("op") == "move" and isinstance(seat, int):
+            reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
+            return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+        return {"error": "bad_request"}
 
     # --- accounts ----------------------------------------------------------------------------
 
@@ -207,6 +390,7 @@ class Club:
         rated: bool,
         bots: dict[int, str],
     ) -> dict[str, Any]:
+        await self._available()
         full_options, players = self._validate(game, options, seconds, bots)
         await self._check_room(user)
         seats: list[Any] = [None] * players
@@ -233,6 +417,7 @@ class Club:
         return request_json(request)
 
     async def join(self, user: User, request_id: int) -> dict[str, Any]:
+        await self._available()
         await self._check_room(user)
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
@@ -249,6 +434,7 @@ class Club:
         return request_json(request)
 
     async def leave(self, user: User, request_id: int) -> dict[str, Any]:
+        await self._available()
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by == user.id:
@@ -261,6 +447,7 @@ class Club:
         return request_json(request)
 
     async def cancel(self, user: User, request_id: int) -> dict[str, Any]:
+        await self._available()
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by != user.id:
@@ -283,17 +470,16 @@ class Club:
                     GameRequest.status == "open", GameRequest.created_by == user.id
                 )
             )
-        playing = sum(
-            1
-            for table in self.tables.values()
-            if table.status == "playing" and table.seat_of(user.id) is not None
-        )
+            # every node's tables: the seats are JSON, so the match runs here
+            seats = await session.scalars(select(Game.seats).where(Game.status == "playing"))
+            playing = sum(1 for row in seats if any(s.get("user") == user.id for s in row))
         if (waiting or 0) + playing >= self.settings.tables_per_player:
             raise ClubError(
                 429, f"you already have {self.settings.tables_per_player} requests and tables"
             )
 
     async def fill_with_bots(self, user: User, request_id: int, level: str) -> dict[str, Any]:
+        await self._available()
         self._check_level(level)
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
@@ -357,17 +543,25 @@ class Club:
             rated=request.rated,
             status="playing",
             version=0,
+            owner=self.node,
+            fence=0,
         )
         session.add(row)
         await session.flush()
         request.status = "started"
         request.game_id = row.id
+        self._fresh.append(row.id)
 
     async def _lobby_changed(self) -> None:
-        await self._start_pending()
-        await self.pubsub.publish(
-            LOBBY, json.dumps({"type": "requests", "requests": await self.open_requests()})
-        )
+        fresh, self._fresh = self._fresh, []
+        for game_id in fresh:  # committed now (or rolled back: then there is nothing to claim)
+            await self._claim(Claimable(game_id, 0, self.node))
+        try:
+            await self.pubsub.publish(
+                LOBBY, json.dumps({"type": "requests", "requests": await self.open_requests()})
+            )
+        except Exception:  # saved: watchers catch up when they reconnect
+            log.exception("publishing a lobby change failed")
 
     async def bot_game(
         self, game: str, options: dict[str, Any], levels: list[str], seconds: int
@@ -389,29 +583,17 @@ class Club:
                 rated=False,
                 status="playing",
                 version=0,
+                owner=self.node,
+                fence=0,
             )
             session.add(row)
         return row
 
     async def open_table(self, row: Game) -> Table:
-        """Start a stored game that has no events yet."""
-        return await self._open_table(row, [], None)
-
-    async def _start_pending(self) -> None:
-        """Start the tables of games created but not yet running (after their commit)."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(Game).where(Game.status == "playing", Game.version == 0)
-            )
-            for row in rows:
-                if row.id not in self.tables:
-                    await self.open_table(row)
-
-    async def _open_table(self, row: Game, events: list[Any], last_at: float | None) -> Table:
-        table = Table(row, self.writer, self.pubsub, self._finished)
-        self.tables[row.id] = table
-        table.replay(events)
-        await table.start(last_at, self.settings.restart_grace_seconds)
+        """Start a stored game that has no events yet (this node claims it)."""
+        table = await self._claim(Claimable(row.id, row.fence, row.owner))
+        if table is None:
+            raise ClubError(409, f"game {row.id} is run by another node")
         return table
 
     def _finished(self, game_id: int) -> None:
@@ -425,15 +607,6 @@ class Club:
             task = asyncio.create_task(table.stop())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
-
-    async def restore(self) -> None:
-        """Rebuild every unfinished table from its stored events (after a restart)."""
-        async with self.sessions() as session:
-            rows = list(await session.scalars(select(Game).where(Game.status == "playing")))
-        for row in rows:
-            events = await load_events(self.sessions, row.id)
-            last_at = _aware(events[-1].at).timestamp() if events else None
-            await self._open_table(row, events, last_at)
 
     # --- games, players ----------------------------------------------------------------------
 

@@ -1,5 +1,11 @@
 """Fan-out of table and lobby events, chosen by URL: ``memory://`` (one process, the default)
-or ``redis://host:port/db`` (several processes), as lila-ws talks to lila over Redis."""
+or ``redis://host:port/db`` (several processes), as lila-ws talks to lila over Redis.
+
+Redis's publish/subscribe ignores the database number, so every channel name is prefixed
+with the club's own id (:class:`Namespaced`): clubs that share a Redis never hear each other.
+A subscription whose connection fails raises out of its iteration (the caller closes its
+socket so that the client reconnects); :meth:`PubSub.ping` says whether the service is there.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ class PubSub(Protocol):
     async def publish(self, channel: str, message: str) -> None: ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
+
+    async def ping(self) -> bool: ...
 
     async def close(self) -> None: ...
 
@@ -55,6 +63,9 @@ class MemoryPubSub:
                 if not subs:
                     del self.channels[channel]
 
+    async def ping(self) -> bool:
+        return True
+
     async def close(self) -> None:
         self.channels.clear()
 
@@ -76,7 +87,7 @@ class RedisPubSub:
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
 
-        self.client = redis.from_url(url)
+        self.client = redis.from_url(url, socket_connect_timeout=2, health_check_interval=10)
 
     async def publish(self, channel: str, message: str) -> None:
         await self.client.publish(channel, message)
@@ -88,11 +99,40 @@ class RedisPubSub:
         try:
             yield _RedisSubscription(pubsub)
         finally:
-            await pubsub.unsubscribe(channel)
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            with contextlib.suppress(Exception):  # Redis may be the reason we leave
+                await pubsub.unsubscribe(channel)
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def ping(self) -> bool:
+        try:
+            async with asyncio.timeout(2):
+                return bool(await self.client.ping())
+        except Exception:
+            return False
 
     async def close(self) -> None:
         await self.client.aclose()
+
+
+class Namespaced:
+    """A pub/sub whose channels are all prefixed (``kozel:<club id>:``)."""
+
+    def __init__(self, inner: PubSub, prefix: str) -> None:
+        self.inner = inner
+        self.prefix = prefix
+
+    async def publish(self, channel: str, message: str) -> None:
+        await self.inner.publish(self.prefix + channel, message)
+
+    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]:
+        return self.inner.subscribe(self.prefix + channel)
+
+    async def ping(self) -> bool:
+        return await self.inner.ping()
+
+    async def close(self) -> None:
+        await self.inner.close()
 
 
 def make_pubsub(url: str) -> PubSub:

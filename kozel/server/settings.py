@@ -52,7 +52,18 @@ class Settings:
     min_seconds_per_move: int = 5
     max_seconds_per_move: int = 600
     restart_grace_seconds: float = 10.0
+    """After a restart or a takeover the seat to move gets at least this long before its
+    clock runs out."""
     finished_table_seconds: float = 300.0
     """How long a finished table stays in memory for clients that come to see the end."""
+    node: str = ""
+    """This process's name among the club's processes (default: the host name)."""
+    lease_seconds: float = 5.0
+    """How long a process owns its tables without renewing its lease; a gone process's
+    tables are taken over after about this long."""
+    forward_timeout: float = 5.0
+    """How long a command forwarded to another process's table waits for its answer."""
+    admins: tuple[str, ...] = ()
+    """Names of the players who may see the club's administration views."""
     tables_per_player: int = 10
-    """After a restart the seat to move gets at least this long before its clock runs out."""
+    """Open requests and live tables one player may have at once."""

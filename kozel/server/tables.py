@@ -4,7 +4,13 @@ A table takes commands from a queue, one at a time: it checks the seat, the turn
 client's version, checks the move with the engine, **persists the event** (a deal, a move or
 a timeout) and only then applies it and publishes a versioned message to each seat's channel,
 every seat getting only its own :func:`~kozel.views.view_for`. Computer players submit moves
-through the same queue. A table is rebuilt after a restart by replaying its stored events.
+through the same queue. A table is rebuilt after a restart, or by the process that takes it
+over, by replaying its stored events.
+
+A table runs in the one process that owns it, under that owner's fencing token
+(:mod:`kozel.server.cluster`). If storing an event shows that the token is no longer the
+table's (:class:`~kozel.server.writer.Fenced`), another process has taken the table over:
+this copy stops at once, without applying or publishing anything.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from kozel.game import GameMatch
 from kozel.games import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.pubsub import PubSub
-from kozel.server.writer import Write, Writer
+from kozel.server.writer import Fenced, Write, Writer
 
 _secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")
@@ -36,6 +42,9 @@ log = logging.getLogger("kozel.tables")
 def seat_channel(game_id: int, seat: int | None) -> str:
     """The channel one seat (or, with ``None``, the spectators) listens to."""
     return f"game:{game_id}:" + ("watch" if seat is None else f"seat:{seat}")
+
+
+MOVED = "the table is moving to another server: send the move again in a moment"
 
 
 @dataclass
@@ -73,8 +82,12 @@ class Table:
         writer: Writer,
         pubsub: PubSub,
         on_finish: Callable[[int], None] | None = None,
+        on_lost: Callable[[int], None] | None = None,
     ) -> None:
         self.id = row.id
+        self.fence = row.fence
+        """The owner's fencing token, stored with every event."""
+        self.on_lost = on_lost
         self.rules = get_game(row.game)
         self.opts = self.rules.options(row.options, complete=True)
         self.seats: list[dict[str, Any]] = list(row.seats)
@@ -179,6 +192,10 @@ class Table:
             command = await self.queue.get()
             if command is None:
                 return
+            if self.status == "lost":
+                if isinstance(command, _MoveCommand) and not command.done.done():
+                    command.done.set_result(Reply(False, "unavailable", MOVED))
+                continue
             try:
                 if isinstance(command, _Timeout):
                     await self._timeout(command)
@@ -189,6 +206,11 @@ class Table:
                     reply = await self._move(command)
                     if not command.done.done():
                         command.done.set_result(reply)
+            except Fenced:
+                log.warning("table %s: another process owns it now; this copy stops", self.id)
+                self._lose()
+                if isinstance(command, _MoveCommand) and not command.done.done():
+                    command.done.set_result(Reply(False, "unavailable", MOVED))
             except Exception:  # a table outlives one failed command: nothing was applied
                 log.exception("table %s: %r failed", self.id, command)
                 if isinstance(command, _MoveCommand) and not command.done.done():
@@ -197,6 +219,16 @@ class Table:
                     )
                 elif self._needs_deal():
                     asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, _Deal())
+
+    def _lose(self) -> None:
+        """Another process owns the table: stop the clock and the bots, answer nothing more."""
+        self.status = "lost"
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._thinking):
+            task.cancel()
+        if self.on_lost is not None:
+            self.on_lost(self.id)
 
     def _needs_deal(self) -> bool:
         return self.status == "playing" and self.match.needs_deal
@@ -234,7 +266,14 @@ class Table:
         the table's state, start the next clock and tell everyone. A failed write changes
         nothing."""
         version = self.version + 1
-        event = {"game_id": self.id, "version": version, "kind": kind, "data": data, "at": now()}
+        event = {
+            "game_id": self.id,
+            "version": version,
+            "kind": kind,
+            "data": data,
+            "at": now(),
+            "fence": self.fence,
+        }
         finish = None
         if after.over:
 

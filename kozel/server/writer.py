@@ -5,6 +5,13 @@ and waits until it is committed. The writer stores whatever has gathered in one 
 with one multi-row INSERT and one multi-row UPDATE, so two hundred tables moving at once
 cost a handful of commits, not two hundred. If a gathered transaction fails, each write is
 retried alone, so one bad write fails only its own table's move.
+
+**Fencing.** Every event carries its table's fencing token. In the transaction that stores
+it, the writer locks the table's ``games`` row and compares the token: a process that lost
+the table to another (its lease ran out, another took it over) can no longer store anything,
+even if it does not know yet; its write fails with :class:`Fenced`. The row lock orders a
+takeover and a write: either the write commits first and the new owner replays it, or the
+takeover commits first and the write is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kozel.server.db import Game, GameEvent
@@ -25,12 +32,17 @@ log = logging.getLogger("kozel.writer")
 MAX_BATCH = 500
 
 
+class Fenced(Exception):
+    """The table has another owner now: this process may not store its events."""
+
+
 @dataclass
 class Write:
     """One table's event; ``finish`` runs in the same transaction when the game ends."""
 
     event: dict[str, Any]
-    """The ``game_events`` row: game_id, version, kind, data, at."""
+    """The ``game_events`` row: game_id, version, kind, data, at and fence (the owner's
+    fencing token, checked against the table's)."""
     finish: Callable[[AsyncConnection], Awaitable[None]] | None = None
 
 
@@ -66,9 +78,14 @@ class Writer:
                 await self._commit(batch)
 
     async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        fenced: list[tuple[Write, asyncio.Future[None]]] = []
         try:
             async with self.engine.begin() as connection:
-                await self._store(connection, [write for write, _ in batch])
+                fenced = await self._fenced(connection, batch)
+                if fenced:
+                    batch = [item for item in batch if item not in fenced]
+                if batch:
+                    await self._store(connection, [write for write, _ in batch])
         except Exception as error:
             if len(batch) > 1:
                 for item in batch:
@@ -78,9 +95,30 @@ class Writer:
             if not batch[0][1].done():
                 batch[0][1].set_exception(error)
             return
+        finally:
+            for write, done in fenced:
+                if not done.done():
+                    game = write.event["game_id"]
+                    done.set_exception(Fenced(f"game {game} has another owner now"))
         for _, done in batch:
             if not done.done():
                 done.set_result(None)
+
+    @staticmethod
+    async def _fenced(
+        connection: AsyncConnection, batch: list[tuple[Write, asyncio.Future[None]]]
+    ) -> list[tuple[Write, asyncio.Future[None]]]:
+        """Lock the batch's tables and return the writes whose token is no longer theirs."""
+        ids = sorted({write.event["game_id"] for write, _ in batch})
+        rows = await connection.execute(
+            select(Game.id, Game.fence).where(Game.id.in_(ids)).order_by(Game.id).with_for_update()
+        )
+        current = {game: fence for game, fence in rows}
+        return [
+            item
+            for item in batch
+            if current.get(item[0].event["game_id"]) != item[0].event["fence"]
+        ]
 
     @staticmethod
     async def _store(connection: AsyncConnection, writes: list[Write]) -> None:
