@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import time
 from pathlib import Path
@@ -336,6 +337,23 @@ def serve(
     registrations_per_minute: Annotated[
         int, typer.Option(min=1, help="New accounts per client address and minute.")
     ] = Settings.registrations_per_minute,
+    node: Annotated[
+        str,
+        typer.Option(
+            help="This process's name among the club's processes (default: HOST:PORT); "
+            "a restarted process under the same name takes its own tables back at once."
+        ),
+    ] = "",
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=1.0, help="How soon another process takes over the tables of a dead one."
+        ),
+    ] = Settings.lease_seconds,
+    admin: Annotated[
+        list[str] | None,
+        typer.Option(help="A player who may see /api/admin/tables (repeat for several)."),
+    ] = None,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -355,6 +373,9 @@ def serve(
         secure_cookies=secure_cookies,
         guests_per_minute=guests_per_minute,
         registrations_per_minute=registrations_per_minute,
+        node=node or f"{socket.gethostname()}:{port}",
+        lease_seconds=lease_seconds,
+        admins=tuple(admin or ()),
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

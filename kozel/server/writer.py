@@ -110,6 +110,10 @@ class Writer:
     ) -> list[tuple[Write, asyncio.Future[None]]]:
         """Lock the batch's tables and return the writes whose token is no longer theirs."""
         ids = sorted({write.event["game_id"] for write, _ in batch})
+        if connection.dialect.name == "sqlite":
+            # pysqlite opens the transaction at the first write: take the write lock before
+            # reading the tokens, so that no claim can commit between the check and the insert
+            await connection.execute(update(Game).where(Game.id.in_(ids)).values(fence=Game.fence))
         rows = await connection.execute(
             select(Game.id, Game.fence).where(Game.id.in_(ids)).order_by(Game.id).with_for_update()
         )

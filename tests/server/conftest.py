@@ -58,6 +58,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database (for what only PostgreSQL supports)."""
+    if not POSTGRES:
+        pytest.skip("KOZEL_TEST_POSTGRES is not set")
+    name = f"kozel_test_{secrets.token_hex(4)}"
+    asyncio.run(_admin(f"CREATE DATABASE {name}"))
+    try:
+        yield f"{POSTGRES.rstrip('/')}/{name}"
+    finally:
+        asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
 class RunningServer:
     """uvicorn serving the club in a thread of this process."""
 

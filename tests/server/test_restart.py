@@ -39,32 +39,36 @@ def free_port() -> int:
 class Server:
     """``kozel serve`` in a process of its own, on a fixed port and database."""
 
-    def __init__(self, db_url: str, directory: Path) -> None:
+    def __init__(self, db_url: str, directory: Path, *args: str, name: str = "server") -> None:
         self.db_url = db_url
         self.directory = directory
+        self.args = args
+        self.name = name
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
-    def start(self) -> None:
+    def start(self, require_ok: bool = True) -> None:
+        """Start, and wait until the health check answers (``ok``, with ``require_ok``)."""
         assert self.proc is None
         self.starts += 1
-        log = (self.directory / f"server-{self.starts}.log").open("wb")
-        command = [str(KOZEL), "serve", "--port", str(self.port), "--db", self.db_url]
+        log = (self.directory / f"{self.name}-{self.starts}.log").open("wb")
+        command = [str(KOZEL), "serve", "--port", str(self.port), "--db", self.db_url, *self.args]
         self.proc = subprocess.Popen(
             command, cwd=self.directory, stdout=log, stderr=subprocess.STDOUT
         )
         log.close()
         deadline = time.monotonic() + START_TIMEOUT
-        while not self._healthy():
+        while not self._healthy(require_ok):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start:\n{self.log()}")
 
-    def _healthy(self) -> bool:
+    def _healthy(self, require_ok: bool) -> bool:
         try:
-            return httpx.get(self.url + "/api/health", timeout=1).status_code == 200
+            status = httpx.get(self.url + "/api/health", timeout=5).status_code
+            return status == 200 or not require_ok
         except httpx.TransportError:
             time.sleep(0.05)  # nothing listens yet: a connection refused returns at once
             return False
@@ -77,7 +81,8 @@ class Server:
             self.proc = None
 
     def log(self) -> str:
-        return "\n".join(p.read_text(errors="replace") for p in self.directory.glob("server-*"))
+        logs = sorted(self.directory.glob(f"{self.name}-*"))
+        return "\n".join(p.read_text(errors="replace") for p in logs)
 
 
 @pytest.fixture

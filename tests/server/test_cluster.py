@@ -1,0 +1,359 @@
+"""Several processes serving one club, written as the failures they stop.
+
+- Two ``kozel serve`` processes on one PostgreSQL and one Redis share their tables: a player
+  connected to either plays at a table the other runs.
+- A table whose process dies is taken over by another within a few seconds, with no accepted
+  move lost; the dead process, started again, does not take it back.
+- A stale owner (a process that lost its table without knowing) can store nothing.
+- Two clubs on one Redis hear nothing of each other.
+- Redis away: health says so, changes are refused before anything is saved, sockets are
+  closed with a reason.
+
+The process tests need ``KOZEL_TEST_POSTGRES`` and ``KOZEL_TEST_REDIS`` (.ci/run sets both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from kozel.notation import replay
+from kozel.server.club import Club
+from kozel.server.cluster import Claimable
+from kozel.server.db import Game, GameEvent
+from kozel.server.pubsub import RedisPubSub
+from kozel.server.settings import Settings
+from kozel.server.tables import seat_channel
+from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.test_restart import Server, free_port
+
+REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
+LEASE = "1.5"
+
+
+@pytest.fixture
+def two(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    if not REDIS:
+        pytest.skip("KOZEL_TEST_REDIS is not set")
+    servers = tuple(
+        Server(
+            postgres_url,
+            tmp_path,
+            "--pubsub",
+            REDIS,
+            "--node",
+            name,
+            "--lease-seconds",
+            LEASE,
+            "--admin",
+            "alice",
+            name=name,
+        )
+        for name in ("a", "b")
+    )
+    try:
+        for server in servers:
+            server.start()
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.kill()
+
+
+def owners(server: Server, admin: Player) -> dict[int, str]:
+    overview = admin.http.get("/api/admin/tables").json()
+    return {table["id"]: table["owner"] for table in overview["tables"]}
+
+
+def test_a_player_on_either_process_plays_at_the_other_process_table(
+    two: tuple[Server, Server],
+) -> None:
+    a, b = two
+    alice, bob = Player(a.url, a.ws), Player(b.url, b.ws)
+    assert alice.register("alice").status_code == 200
+    assert bob.register("bob").status_code == 200
+    request = alice.post(
+        "/api/requests", {"game": "goat", "options": {"players": 2, "loss_limit": 30}}
+    ).json()
+    game_id = bob.post(f"/api/requests/{request['id']}/join").json()["game_id"]
+    assert owners(a, alice) == {game_id: "b"}  # the joiner's process started the table
+    with alice.socket(game_id) as sock_a, bob.socket(game_id) as sock_b:
+        thread, out = in_thread(play_to_the_end, sock_a)
+        final_b = play_to_the_end(sock_b)
+        thread.join(timeout=60)
+    assert final_b["status"] == out[0]["status"] == "finished"
+    assert out[0]["version"] == final_b["version"]
+    replay(httpx.get(f"{a.url}/api/games/{game_id}/record").json())
+
+
+def test_a_dead_owner_is_taken_over_and_not_taken_back(
+    two: tuple[Server, Server], postgres_url: str
+) -> None:
+    a, b = two
+    alice = Player(a.url, a.ws)
+    assert alice.register("alice").status_code == 200
+    game_id = alice.post(
+        "/api/play/computer",
+        {"game": "goat", "options": {"players": 3}, "level": "greedy", "seconds_per_move": 60},
+    ).json()["game_id"]
+    assert owners(a, alice) == {game_id: "a"}
+    # alice plays through b, the process that does not own the table
+    alice_b = Player(b.url, b.ws)
+    alice_b.http.cookies = alice.http.cookies
+    alice_b.csrf = alice.csrf
+    accepted: list[dict[str, Any]] = []
+    with alice_b.socket(game_id) as sock:
+        play_some(sock, 6, accepted)
+        a.kill()
+        killed = time.monotonic()
+        while owners(b, alice_b).get(game_id) != "b":
+            assert time.monotonic() - killed < 20, "nobody took the table over"
+            time.sleep(0.1)
+        taken_after = time.monotonic() - killed
+    a.start()  # the old owner comes back: it must leave b's table alone
+    with alice_b.socket(game_id) as sock:
+        final = play_some(sock, None, accepted)
+    assert final["status"] == "finished"
+    assert owners(a, alice) == {}  # finished: no owner needed any more
+    record = httpx.get(f"{a.url}/api/games/{game_id}/record").json()
+    replay(json.loads(json.dumps(record)))
+    mine = [
+        {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
+        for rnd in record["rounds"]
+        for entry in rnd["moves"]
+        if entry["seat"] == 0
+    ]
+    assert mine == accepted
+    assert taken_after < 10
+    asyncio.run(check_fences(postgres_url, game_id))
+
+
+def play_some(sock: Any, moves: int | None, accepted: list[dict[str, Any]]) -> dict[str, Any]:
+    """Play seat 0's first legal moves (all, with ``None``), resending a move the table could
+    not take while it changed owner; returns the last state."""
+    last: dict[str, Any] = {"version": -1}
+    pending: tuple[int, dict[str, Any]] | None = None
+    made = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            message = receive(sock, timeout=3)
+        except TimeoutError:
+            sock.send(json.dumps({"type": "sync"}))
+            continue
+        if message["type"] == "error":
+            assert message["code"] in ("unavailable", "stale"), message
+            pending = None
+            time.sleep(0.3)
+            sock.send(json.dumps({"type": "sync"}))
+            continue
+        if message["type"] != "state" or message["version"] <= last["version"]:
+            continue
+        if pending is not None and message["version"] > pending[0]:
+            accepted.append(pending[1])
+            pending = None
+        last = message
+        view = message.get("view")
+        if message["status"] != "playing":
+            return last
+        if view and view["turn"] == 0 and view["legal_moves"] and pending is None:
+            if moves is not None and made >= moves:
+                return last
+            move = view["legal_moves"][0]
+            pending = (message["version"], move)
+            sock.send(json.dumps({"type": "move", "version": message["version"], "move": move}))
+            made += 1
+    raise AssertionError("the game did not end in time")
+
+
+async def check_fences(db_url: str, game_id: int) -> None:
+    """Events were stored under never-decreasing tokens: no owner wrote after a newer one."""
+    club = Club(Settings(db_url=db_url))
+    async with club.sessions() as session:
+        fences = list(
+            await session.scalars(
+                select(GameEvent.fence)
+                .where(GameEvent.game_id == game_id)
+                .order_by(GameEvent.version)
+            )
+        )
+    await club.engine.dispose()
+    assert fences == sorted(fences) and fences[0] >= 1
+
+
+def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
+    """Process A runs a table; process B takes it over while A still runs it (A paused past
+    its lease, say). A's next write is refused, its copy stops, B finishes the game."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        await a.start()
+        await b.start()
+        try:
+            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
+            table_a = await a.open_table(row)
+            async with asyncio.timeout(30):
+                while table_a.version < 5:
+                    await asyncio.sleep(0.01)
+            async with a.sessions() as session:
+                fence = await session.scalar(select(Game.fence).where(Game.id == row.id))
+            assert fence is not None
+            table_b = await b._claim(Claimable(row.id, fence, "a"))
+            assert table_b is not None
+            async with asyncio.timeout(60):
+                while row.id in a.tables:  # A's next write is refused
+                    await asyncio.sleep(0.01)
+                while table_b.status == "playing":
+                    await asyncio.sleep(0.05)
+            assert table_a.status == "lost"
+            async with a.sessions() as session:
+                events = list(
+                    await session.scalars(
+                        select(GameEvent)
+                        .where(GameEvent.game_id == row.id)
+                        .order_by(GameEvent.version)
+                    )
+                )
+                stored = await session.get(Game, row.id)
+            assert [e.version for e in events] == list(range(1, len(events) + 1))
+            fences = [e.fence for e in events]
+            assert fences == sorted(fences) and fences[-1] == fence + 1
+            assert stored is not None and stored.record is not None
+            replay(json.loads(json.dumps(stored.record)))
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.skipif(not REDIS, reason="KOZEL_TEST_REDIS is not set")
+def test_two_clubs_on_one_redis_hear_nothing_of_each_other(tmp_path: Path) -> None:
+    """Club B's seat 0 of game 1 never receives club C's game 1 (Redis's publish/subscribe
+    ignores the database number)."""
+
+    async def scenario() -> None:
+        clubs = [
+            Club(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / name}.db", pubsub_url=REDIS))
+            for name in ("b", "c")
+        ]
+        for club in clubs:
+            await club.start()
+        b, c = clubs
+        try:
+            heard: list[str] = []
+            async with b.pubsub.subscribe(seat_channel(1, 0)) as sub:
+
+                async def listen() -> None:
+                    async for message in sub:
+                        heard.append(message)
+
+                listener = asyncio.create_task(listen())
+                await asyncio.sleep(0.1)
+                row = await c.bot_game("goat", {"loss_limit": 20}, ["random"], 60)
+                assert row.id == 1
+                table = await c.open_table(row)
+                async with asyncio.timeout(30):
+                    while table.status == "playing":
+                        await asyncio.sleep(0.05)
+                await asyncio.sleep(0.2)
+                listener.cancel()
+            assert table.version > 10 and heard == []
+        finally:
+            for club in clubs:
+                await club.stop()
+
+    asyncio.run(scenario())
+
+
+def test_redis_down_is_reported_and_refused_before_saving(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    server = Server(
+        f"sqlite+aiosqlite:///{tmp_path / 'club.db'}",
+        tmp_path,
+        "--pubsub",
+        f"redis://127.0.0.1:{port}/0",
+    )
+    server.start(require_ok=False)
+    try:
+        health = httpx.get(server.url + "/api/health")
+        assert health.status_code == 503
+        assert health.json()["status"] == "degraded" and health.json()["missing"] == ["pubsub"]
+        alice = Player(server.url, server.ws)
+        assert alice.register("alice").status_code == 200
+        game = {"game": "goat", "options": {}, "level": "random"}
+        refused = alice.post("/api/play/computer", game)
+        assert refused.status_code == 503 and "message service" in refused.json()["detail"]
+        assert alice.post("/api/requests", {"game": "goat"}).status_code == 503
+        assert httpx.get(server.url + "/api/requests").json() == []
+        assert httpx.get(server.url + "/api/players/alice").json()["games"] == []
+        with connect(f"{server.ws}/ws/lobby") as sock, pytest.raises(ConnectionClosed) as closed:
+            sock.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    finally:
+        server.kill()
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server to stop")
+def test_redis_going_away_closes_sockets_with_a_reason(tmp_path: Path) -> None:
+    port = free_port()
+    redis = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    server = Server(
+        f"sqlite+aiosqlite:///{tmp_path / 'club.db'}",
+        tmp_path,
+        "--pubsub",
+        f"redis://127.0.0.1:{port}/0",
+    )
+    try:
+        wait_for_redis(port)
+        server.start()
+        alice = Player(server.url, server.ws)
+        alice.guest()
+        game_id = alice.post(
+            "/api/play/computer", {"game": "goat", "options": {}, "level": "random"}
+        ).json()["game_id"]
+        with alice.socket(game_id) as sock:
+            assert receive(sock)["type"] == "state"
+            redis.kill()
+            redis.wait()
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    sock.recv(timeout=30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        assert httpx.get(server.url + "/api/health").status_code == 503
+    finally:
+        server.kill()
+        with contextlib.suppress(ProcessLookupError):
+            redis.kill()
+
+
+def wait_for_redis(port: int) -> None:
+    async def ping() -> bool:
+        pubsub = RedisPubSub(f"redis://127.0.0.1:{port}/0")
+        try:
+            return await pubsub.ping()
+        finally:
+            await pubsub.close()
+
+    deadline = time.monotonic() + 10
+    while not asyncio.run(ping()):
+        assert time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
