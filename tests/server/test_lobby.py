@@ -222,18 +222,14 @@ def test_several_processes_publish_through_redis(settings: Settings) -> None:
         alice, bob = guest(one), guest(two)
         with lobby(one) as sock_one, lobby(two) as sock_two:
             watchers = [Watcher(sock_one), Watcher(sock_two)]
-            start = watchers[0].version
-            made = []
-            for _ in range(10):
-                made.append(create(alice)["id"])
-                made.append(create(bob)["id"])
-            for request_id in made[::3]:
-                (alice if made.index(request_id) % 2 == 0 else bob).post(
-                    f"/api/requests/{request_id}/cancel"
-                )
+            made = [(who, create(who)["id"]) for _ in range(10) for who in (alice, bob)]
+            cancelled = made[::3]
+            for who, request_id in cancelled:
+                assert who.post(f"/api/requests/{request_id}/cancel").status_code == 200
             for watcher in watchers:
-                watcher.until(start + 20 + len(made[::3]))
+                watcher.until(len(made) + len(cancelled))
                 assert watcher.listed() == open_requests(one) == open_requests(two)
+                assert len(watcher.requests) == len(made) - len(cancelled)
     finally:
         one.stop()
         two.stop()
