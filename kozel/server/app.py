@@ -367,15 +367,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # --- WebSockets -------------------------------------------------------------------------
 
     async def forward(
-        websocket: WebSocket, channel: str, snapshot: Callable[[], Awaitable[str]]
+        websocket: WebSocket,
+        channel: str,
+        snapshot: Callable[[], Awaitable[str]],
+        sent: asyncio.Event | None = None,
     ) -> None:
         """Subscribe first, then send the snapshot, then every message: nothing published
-        in between is lost (a client drops versions it has already seen). When the pub/sub
-        fails (Redis went away) or the table is moving, the socket is closed with a reason,
-        so that the client reconnects and resyncs once the service is back."""
+        in between is lost (a client drops versions it has already seen). ``sent`` is set
+        once the snapshot has gone out. When the pub/sub fails (Redis went away) or the
+        table is moving, the socket is closed with a reason, so that the client reconnects
+        and resyncs once the service is back."""
         try:
             async with club.pubsub.subscribe(channel) as sub:
                 await websocket.send_text(await snapshot())
+                if sent is not None:
+                    sent.set()
                 async for message in sub:
                     await websocket.send_text(message)
         except (WebSocketDisconnect, RuntimeError):
@@ -412,19 +418,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/lobby")
     async def lobby(websocket: WebSocket) -> None:
+        """A snapshot, then every change; a client that finds a version missing sends
+        ``sync``, which starts the feed over exactly as connecting does (subscribe, snapshot,
+        changes): every change the new snapshot lacks is sent after it."""
         if foreign_origin(websocket):
             await websocket.close(code=1008)
             return
         await websocket.accept()
+        sent = asyncio.Event()
+        """The current feed has sent its snapshot."""
 
         async def snapshot() -> str:
-            return json.dumps({"type": "requests", "requests": await club.open_requests()})
+            return json.dumps(await club.lobby_snapshot())
 
-        sender = asyncio.create_task(forward(websocket, LOBBY, snapshot))
+        def feed() -> asyncio.Task[None]:
+            sent.clear()
+            return asyncio.create_task(forward(websocket, LOBBY, snapshot, sent))
+
+        sender = feed()
         try:
             async for text in messages(websocket):
-                if text is None or text:
-                    await send_error(websocket, "read_only", "the lobby socket only listens")
+                kind = message_type(text, club.settings.max_message_bytes)
+                if kind == "ping":
+                    await websocket.send_text(json.dumps({"type": "pong"}))
+                elif kind == "sync":
+                    # a feed that has not sent its snapshot yet started after whatever the
+                    # client saw: that snapshot answers this sync too (and a client that
+                    # floods syncs without reading gets no more than one at a time)
+                    if sent.is_set():
+                        sender.cancel()
+                        await asyncio.wait([sender])
+                        sender = feed()
+                else:
+                    await send_error(
+                        websocket, "read_only", "the lobby socket takes sync and ping only"
+                    )
         finally:
             sender.cancel()
 
@@ -515,6 +543,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await send_error(websocket, code, error.message)
 
     return app
+
+
+def message_type(text: str | None, limit: int) -> Any:
+    """The ``type`` of a text frame holding one JSON object of at most ``limit`` bytes;
+    ``None`` for anything else."""
+    if text is None or len(text.encode()) > limit:
+        return None
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return message.get("type") if isinstance(message, dict) else None
 
 
 async def send_error(websocket: WebSocket, code: str, message: str) -> None:

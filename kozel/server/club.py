@@ -15,7 +15,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -42,6 +42,9 @@ from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
 
 LOBBY = "lobby"
+"""The channel of lobby changes: ``{"type": "lobby", "version": N, "request": {...}}``."""
+LOBBY_VERSION = "lobby_version"
+"""The ``club_state`` row that counts lobby changes, shared by every process of the club."""
 log = logging.getLogger("kozel.club")
 
 
@@ -381,6 +384,28 @@ class Club:
             )
             return [request_json(r) for r in rows]
 
+    async def lobby_snapshot(self) -> dict[str, Any]:
+        """``{"type": "requests", "version": N, "requests": [...]}``: the open requests, oldest
+        first, as they were after lobby change N.
+
+        One statement reads both, so they agree under any isolation level: a change raises
+        the version in its own transaction, so the list holds exactly changes 1..N."""
+        async with self.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(ClubState.number, GameRequest)
+                    .select_from(ClubState)
+                    .outerjoin(GameRequest, GameRequest.status == "open")
+                    .where(ClubState.key == LOBBY_VERSION)
+                    .order_by(GameRequest.id)
+                )
+            ).all()
+        return {
+            "type": "requests",
+            "version": rows[0][0],
+            "requests": [request_json(request) for _, request in rows if request is not None],
+        }
+
     async def create_request(
         self,
         user: User,
@@ -413,7 +438,8 @@ class Club:
             await session.flush()
             if all(seats):
                 await self._start(session, request)
-        await self._lobby_changed()
+            version = await self._next_lobby_version(session)
+        await self._lobby_changed(version, request)
         return request_json(request)
 
     async def join(self, user: User, request_id: int) -> dict[str, Any]:
@@ -430,7 +456,8 @@ class Club:
             request.seats = seats
             if all(seats):
                 await self._start(session, request)
-        await self._lobby_changed()
+            version = await self._next_lobby_version(session)
+        await self._lobby_changed(version, request)
         return request_json(request)
 
     async def leave(self, user: User, request_id: int) -> dict[str, Any]:
@@ -443,7 +470,8 @@ class Club:
             if seats == request.seats:
                 raise ClubError(409, "you do not sit at this request")
             request.seats = seats
-        await self._lobby_changed()
+            version = await self._next_lobby_version(session)
+        await self._lobby_changed(version, request)
         return request_json(request)
 
     async def cancel(self, user: User, request_id: int) -> dict[str, Any]:
@@ -453,7 +481,8 @@ class Club:
             if request.created_by != user.id:
                 raise ClubError(403, "only who created a request can cancel it")
             request.status = "cancelled"
-        await self._lobby_changed()
+            version = await self._next_lobby_version(session)
+        await self._lobby_changed(version, request)
         return request_json(request)
 
     @staticmethod
@@ -487,7 +516,8 @@ class Club:
                 raise ClubError(403, "only who created a request can seat computer players")
             request.seats = [s or {"bot": level} for s in request.seats]
             await self._start(session, request)
-        await self._lobby_changed()
+            version = await self._next_lobby_version(session)
+        await self._lobby_changed(version, request)
         return request_json(request)
 
     async def play_computer(
@@ -552,15 +582,33 @@ class Club:
         request.game_id = row.id
         self._fresh.append(row.id)
 
-    async def _lobby_changed(self) -> None:
+    @staticmethod
+    async def _next_lobby_version(session: AsyncSession) -> int:
+        """Count a lobby change in its own transaction (last, after its other writes): the
+        row stays locked until the commit, so versions follow the order of commits across
+        every process of the club."""
+        version: int = (
+            await session.execute(
+                update(ClubState)
+                .where(ClubState.key == LOBBY_VERSION)
+                .values(number=ClubState.number + 1)
+                .returning(ClubState.number)
+                .execution_options(synchronize_session=False)
+            )
+        ).scalar_one()
+        return version
+
+    async def _lobby_changed(self, version: int, request: GameRequest) -> None:
+        """After the commit: the one changed request goes out, not the whole list."""
         fresh, self._fresh = self._fresh, []
         for game_id in fresh:  # committed now (or rolled back: then there is nothing to claim)
             await self._claim(Claimable(game_id, 0, self.node))
         try:
             await self.pubsub.publish(
-                LOBBY, json.dumps({"type": "requests", "requests": await self.open_requests()})
+                LOBBY,
+                json.dumps({"type": "lobby", "version": version, "request": request_json(request)}),
             )
-        except Exception:  # saved: watchers catch up when they reconnect
+        except Exception:  # saved: watchers resync when they reconnect
             log.exception("publishing a lobby change failed")
 
     async def bot_game(

@@ -202,21 +202,20 @@ def test_the_lobby_is_live_and_people_are_paired(server: RunningServer) -> None:
     alice.register("alice")
     bob.register("bob")
     with connect(server.ws + "/ws/lobby") as lobby:
-        assert receive(lobby) == {"type": "requests", "requests": []}
+        assert receive(lobby) == {"type": "requests", "version": 0, "requests": []}
         wanted = {"game": "goat", "options": {"players": 2}, "seconds_per_move": 30}
         waiting = alice.post("/api/play/person", wanted).json()
         assert waiting["status"] == "open"
-        update = receive(lobby)
-        assert [r["id"] for r in update["requests"]] == [waiting["id"]]
+        assert receive(lobby) == {"type": "lobby", "version": 1, "request": waiting}
         # a different wish does not pair; the same one does
         other = bob.post("/api/play/person", {**wanted, "seconds_per_move": 31}).json()
         assert other["id"] != waiting["id"]
-        receive(lobby)
+        assert receive(lobby)["request"] == other
         bob.post(f"/api/requests/{other['id']}/cancel")
-        receive(lobby)
+        assert receive(lobby)["request"]["status"] == "cancelled"
         paired = bob.post("/api/play/person", wanted).json()
         assert paired["id"] == waiting["id"] and paired["status"] == "started"
-        assert receive(lobby)["requests"] == []
+        assert receive(lobby) == {"type": "lobby", "version": 4, "request": paired}
     game = httpx.get(f"{server.url}/api/games/{paired['game_id']}").json()
     assert [s["name"] for s in game["seats"]] == ["alice", "bob"]
     assert httpx.get(f"{server.url}/api/games/{paired['game_id']}/record").status_code == 409

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from kozel.games import GAMES
 from kozel.notation import replay
+from tests.server.client import Player
 from tests.web.conftest import PHONE, Contexts
 from tests.web.play import (
     STEPS,
@@ -271,6 +272,72 @@ def test_the_table_reconnects_by_itself(contexts: Contexts) -> None:
     expect(watcher.locator(".spectator")).to_be_visible()
     expect(watcher.locator("li.player")).to_have_count(4)
     expect(watcher.locator(".hand-tile")).to_have_count(0)
+
+
+def test_the_lobby_follows_changes_and_resyncs_after_a_lost_one(contexts: Contexts) -> None:
+    """Requests appear and disappear live, sent one change at a time; a change lost on the
+    way (dropped here between the server and the page) shows up as a gap in the versions,
+    and the page asks for a snapshot that brings the list back in step."""
+    dropping: list[bool] = []
+    dropped: list[dict[str, Any]] = []
+    asked: list[dict[str, Any]] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def to_page(text: str | bytes) -> None:
+            message = json.loads(text)
+            if message["type"] == "lobby" and dropping:
+                dropping.clear()
+                dropped.append(message)
+            else:
+                page_side.send(text)
+
+        def to_server(text: str | bytes) -> None:
+            message = json.loads(text)
+            if message["type"] != "ping":  # the socket's keep-alive, every 25 s
+                asked.append(message)
+            server_side.send(text)
+
+        server_side.on_message(to_page)
+        page_side.on_message(to_server)
+
+    watcher = contexts.page()
+    watcher.route_web_socket(re.compile(r"/ws/lobby$"), relay)
+    watcher.goto("/")
+    until(watcher, "kozel.page && kozel.page.version !== null")
+    alice, bob = (Player(contexts.club.url, contexts.club.ws) for _ in range(2))
+    alice.guest()
+    bob.guest()
+
+    def shown(request: dict[str, Any]) -> Locator:
+        return watcher.locator(f"li.request[data-request='{request['id']}']")
+
+    first = alice.post("/api/requests", {"game": "goat"}).json()
+    expect(shown(first)).to_be_visible()
+    bob.post(f"/api/requests/{first['id']}/join")
+    expect(shown(first)).to_contain_text(bob.name)
+    bob.post(f"/api/requests/{first['id']}/leave")
+    expect(shown(first)).not_to_contain_text(bob.name)
+    version = watcher.evaluate("kozel.page.version")
+
+    dropping.append(True)
+    lost = alice.post("/api/requests", {"game": "draw"}).json()
+    for _ in range(500):  # the relay runs while Playwright waits
+        if dropped:
+            break
+        watcher.wait_for_timeout(20)
+    assert dropped and dropped[0]["request"]["id"] == lost["id"]
+    assert shown(lost).count() == 0 and asked == []
+    alice.post(f"/api/requests/{first['id']}/cancel")
+    expect(shown(lost)).to_be_visible()
+    expect(shown(first)).to_have_count(0)
+    assert asked == [{"type": "sync"}]
+    assert watcher.evaluate("kozel.page.version") == version + 2
+    assert watcher.evaluate("kozel.page.requests") == alice.http.get("/api/requests").json()
+
+    alice.post(f"/api/requests/{lost['id']}/cancel")
+    expect(shown(lost)).to_have_count(0)
 
 
 def test_a_phone_can_play(contexts: Contexts, shots: Path) -> None:

@@ -12,6 +12,8 @@ export class LobbyPage {
   constructor() {
     this.title = t("nav.lobby");
     this.requests = [];
+    this.version = null; // the lobby version this.requests reflect
+    this.syncing = false; // a sync was sent and its snapshot has not come yet
     this.mine = new Set(); // requests I sit in, to follow them when they start
   }
 
@@ -20,7 +22,7 @@ export class LobbyPage {
     this.games = await rules();
     this.render();
     this.socket = new LiveSocket("/ws/lobby", {
-      onMessage: (m) => m.type === "requests" && this.update(m.requests),
+      onMessage: (m) => this.receive(m),
       onStatus: (status) => this.main.classList.toggle("offline", status !== "open"),
     });
   }
@@ -209,6 +211,24 @@ export class LobbyPage {
     );
   }
 
+  // A snapshot replaces the list; a change applies only on top of the version just before
+  // it. A change already seen is dropped; after a gap (a change lost, or changes from
+  // several server processes arriving out of order) the client asks for a new snapshot.
+  receive(message) {
+    if (message.type === "requests") {
+      this.version = message.version;
+      this.syncing = false;
+      this.update(message.requests);
+    } else if (message.type === "lobby" && this.version !== null && message.version > this.version) {
+      if (message.version === this.version + 1) {
+        this.version = message.version;
+        this.update(applyChange(this.requests, message.request));
+      } else if (!this.syncing) {
+        this.syncing = this.socket.send({ type: "sync" });
+      }
+    }
+  }
+
   update(requests) {
     const me = session.user;
     const open = new Set(requests.map((r) => r.id));
@@ -287,4 +307,14 @@ export class LobbyPage {
       ),
     );
   }
+}
+
+// The open requests after one request changed: replaced in place, added in order of id, or
+// removed once it is no longer open.
+function applyChange(requests, request) {
+  const others = requests.filter((r) => r.id !== request.id);
+  if (request.status !== "open") return others;
+  if (others.length < requests.length) return requests.map((r) => (r.id === request.id ? request : r));
+  const at = others.findIndex((r) => r.id > request.id);
+  return at < 0 ? [...others, request] : [...others.slice(0, at), request, ...others.slice(at)];
 }
