@@ -78,6 +78,10 @@ export class TablePage {
         mount(this.main, h("section.card", {}, h("p", {}, t("table.no_table", { id: this.id })), link("/", t("nav.lobby"))));
         return;
       }
+      if (message.code === "unavailable") {
+        this.resend();
+        return;
+      }
       this.busy = false;
       if (message.code !== "stale") toast(t(`error.${message.code}`, { message: message.message }));
       return;
@@ -130,11 +134,29 @@ export class TablePage {
     this.busy = true;
     this.pick = null;
     this.plan = null;
+    this.sent = { version: this.seen, move, tries: 0 };
     if (!this.socket.send({ type: "move", version: this.seen, move })) {
       this.busy = false;
       toast(t("error.network"));
     }
     this.render();
+  }
+
+  // The table is changing servers (or the database is away for a moment): send the same
+  // move again a little later, against the same version; a move that was taken after all
+  // comes back "stale" with the new position.
+  resend() {
+    const sent = this.sent;
+    if (!sent || sent.version !== this.seen || sent.tries >= 5) {
+      this.busy = false;
+      toast(t("error.unavailable"));
+      this.render();
+      return;
+    }
+    sent.tries += 1;
+    setTimeout(() => {
+      if (this.sent === sent && sent.version === this.seen) this.socket.send({ type: "move", version: sent.version, move: sent.move });
+    }, 1000 * sent.tries);
   }
 
   // --- choosing a move ------------------------------------------------------------------
