@@ -45,26 +45,20 @@ REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
 LEASE = "1.5"
 
 
-@pytest.fixture
-def two(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+@contextlib.contextmanager
+def processes(postgres_url: str, directory: Path, lease: str) -> Iterator[tuple[Server, Server]]:
+    """Processes ``a`` and ``b`` of one club on PostgreSQL and Redis."""
     if not REDIS:
         pytest.skip("KOZEL_TEST_REDIS is not set")
-    servers = tuple(
+    servers = [
         Server(
             postgres_url,
-            tmp_path,
-            "--pubsub",
-            REDIS,
-            "--node",
-            name,
-            "--lease-seconds",
-            LEASE,
-            "--admin",
-            "alice",
+            directory,
+            *("--pubsub", REDIS, "--node", name, "--lease-seconds", lease, "--admin", "alice"),
             name=name,
         )
         for name in ("a", "b")
-    )
+    ]
     try:
         for server in servers:
             server.start()
@@ -72,6 +66,13 @@ def two(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     finally:
         for server in servers:
             server.kill()
+
+
+@pytest.fixture
+def two(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Two processes whose tables are taken over soon after one of them dies."""
+    with processes(postgres_url, tmp_path, LEASE) as both:
+        yield both
 
 
 def owners(server: Server, admin: Player) -> dict[int, str]:
@@ -357,3 +358,32 @@ def wait_for_redis(port: int) -> None:
     while not asyncio.run(ping()):
         assert time.monotonic() < deadline, "redis-server did not start"
         time.sleep(0.05)
+
+
+def test_a_restarted_process_touches_only_its_own_tables(postgres_url: str, tmp_path: Path) -> None:
+    """Restarting one process rebuilt every unfinished game, the other process's included, and
+    a lobby change made one process open a game the other had just started. (A long lease:
+    the process is back before anyone would take its tables over.)"""
+    with processes(postgres_url, tmp_path, "60") as (a, b):
+        restart_one(a, b)
+
+
+def restart_one(a: Server, b: Server) -> None:
+    alice, bob = Player(a.url, a.ws), Player(b.url, b.ws)
+    assert alice.register("alice").status_code == 200
+    assert bob.register("bob").status_code == 200
+    game = {"game": "goat", "options": {}, "level": "random", "seconds_per_move": 60}
+    mine = alice.post("/api/play/computer", game).json()["game_id"]
+    theirs = bob.post("/api/play/computer", game).json()["game_id"]
+    assert alice.post("/api/requests", {"game": "goat", "rated": False}).status_code == 200
+
+    def tokens() -> dict[int, tuple[str, int]]:
+        overview = alice.http.get("/api/admin/tables").json()
+        return {t["id"]: (t["owner"], t["fence"]) for t in overview["tables"]}
+
+    assert tokens() == {mine: ("a", 1), theirs: ("b", 1)}
+    a.kill()
+    a.start()
+    assert tokens() == {mine: ("a", 2), theirs: ("b", 1)}
+    with alice.socket(mine) as sock:  # the reclaimed table answers
+        assert receive(sock)["type"] == "state"
