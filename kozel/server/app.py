@@ -219,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         found: Annotated[tuple[User, str], Depends(signed_in)],
     ) -> dict[str, Any]:
         """Which process owns which table (for the club's administrators)."""
-        if found[0].name not in club.settings.admins:
+        if found[0].guest or found[0].name not in club.settings.admins:
             raise ClubError(403, "only the club's administrators may see this")
         return await club.ownership.overview()
 
@@ -256,7 +256,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/me")
     async def me(found: Annotated[tuple[User, str], Depends(signed_in)]) -> dict[str, Any]:
         user, csrf = found
-        return {"name": user.name, "guest": user.guest, "rating": user.rating, "csrf": csrf}
+        return {
+            "name": user.name,
+            "guest": user.guest,
+            "rating": user.rating,
+            "csrf": csrf,
+            "admin": not user.guest and user.name in club.settings.admins,
+        }
 
     @app.get("/api/rules")
     async def rules() -> list[dict[str, Any]]:
@@ -361,6 +367,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/players/{name}",
         "/rules",
         "/rules/{game}",
+        "/admin",
     ):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 

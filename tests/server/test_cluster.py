@@ -387,3 +387,35 @@ def restart_one(a: Server, b: Server) -> None:
     assert tokens() == {mine: ("a", 2), theirs: ("b", 1)}
     with alice.socket(mine) as sock:  # the reclaimed table answers
         assert receive(sock)["type"] == "state"
+
+
+def test_only_administrators_see_who_owns_what(tmp_path: Path) -> None:
+    from tests.server.conftest import RunningServer
+
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", node="solo", admins=("root",)
+    )
+    server = RunningServer(settings)
+    try:
+        guest, player, root = (Player(server.url, server.ws) for _ in range(3))
+        guest.guest()
+        player.register("someone")
+        root.register("root")
+        assert guest.http.get("/api/admin/tables").status_code == 403
+        assert player.http.get("/api/admin/tables").status_code == 403
+        assert httpx.get(server.url + "/api/admin/tables").status_code == 401
+        assert not player.http.get("/api/me").json()["admin"]
+        assert root.http.get("/api/me").json()["admin"]
+        game_id = player.post(
+            "/api/play/computer", {"game": "goat", "level": "random", "seconds_per_move": 60}
+        ).json()["game_id"]
+        overview = root.http.get("/api/admin/tables").json()
+        assert overview["node"] == "solo"
+        assert [(n["name"], n["alive"], n["tables"]) for n in overview["nodes"]] == [
+            ("solo", True, 1)
+        ]
+        assert [(t["id"], t["game"], t["owner"], t["fence"]) for t in overview["tables"]] == [
+            (game_id, "goat", "solo", 1)
+        ]
+    finally:
+        server.stop()

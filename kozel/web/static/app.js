@@ -13,6 +13,7 @@ const ROUTES = [
   [/^\/rules(?:\/([a-z0-9_]+))?$/, (game) => import("./pages.js").then((m) => new m.RulesPage(game || null))],
   [/^\/games\/(\d+)$/, (id) => import("./table.js").then((m) => new m.TablePage(Number(id)))],
   [/^\/games\/(\d+)\/review$/, (id) => import("./review.js").then((m) => new m.ReviewPage(Number(id)))],
+  [/^\/admin$/, () => import("./admin.js").then((m) => new m.AdminPage())],
 ];
 
 export function go(path) {
@@ -76,6 +77,7 @@ export function renderHeader() {
       link("/", t("nav.lobby")),
       link("/leaderboard", t("nav.leaderboard")),
       link("/rules", t("nav.rules")),
+      user && user.admin ? link("/admin", t("admin.title")) : null,
       h("span.spacer"),
       user
         ? h(
