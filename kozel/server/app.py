@@ -33,6 +33,8 @@ from kozel.server.tables import seat_channel
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
 """The close code of a table socket whose session logged out."""
+LOGOUTS = "logouts"
+"""The channel on which a log-out reaches every process's sockets of that session."""
 TRY_AGAIN = 1013
 """The close code when a service the socket needs is away: reconnect in a moment."""
 UNAVAILABLE = "the club's database is unavailable: try again in a moment"
@@ -109,9 +111,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await club.start()
+        listener = asyncio.create_task(hear_logouts(), name="logouts")
         try:
             yield
         finally:
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
             await club.stop()
 
     app = FastAPI(
@@ -124,6 +129,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.club = club
     session_sockets: dict[str, set[WebSocket]] = {}
     """The table sockets of each session (by its token's hash) in this process."""
+
+    async def close_session_sockets(key: str) -> None:
+        for socket in list(session_sockets.pop(key, ())):
+            await close(socket, LOGGED_OUT, "logged out")
+
+    async def hear_logouts() -> None:
+        """A log-out served by any process closes the session's sockets in this one."""
+        while True:
+            try:
+                async with club.pubsub.subscribe(LOGOUTS) as sub:
+                    async for key in sub:
+                        await close_session_sockets(key)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                await asyncio.sleep(1.0)  # the pub/sub is away: listen again when it is back
 
     @app.middleware("http")
     async def guard(
@@ -246,9 +267,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> dict[str, bool]:
         if kozel_session:
             await club.logout(kozel_session)
-            for socket in list(session_sockets.pop(auth.token_hash(kozel_session), ())):
-                with contextlib.suppress(Exception):
-                    await socket.close(code=LOGGED_OUT, reason="logged out")
+            key = auth.token_hash(kozel_session)
+            await close_session_sockets(key)
+            with contextlib.suppress(Exception):  # Redis away: every socket is closed anyway
+                await club.pubsub.publish(LOGOUTS, key)
         response.delete_cookie(auth.SESSION_COOKIE)
         response.delete_cookie(auth.CSRF_COOKIE)
         return {"ok": True}

@@ -419,3 +419,23 @@ def test_only_administrators_see_who_owns_what(tmp_path: Path) -> None:
         ]
     finally:
         server.stop()
+
+
+def test_logging_out_on_one_process_closes_the_sessions_sockets_on_the_other(
+    two: tuple[Server, Server],
+) -> None:
+    a, b = two
+    alice = Player(a.url, a.ws)
+    assert alice.register("alice").status_code == 200
+    game_id = alice.post(
+        "/api/play/computer", {"game": "goat", "level": "random", "seconds_per_move": 60}
+    ).json()["game_id"]
+    alice_b = Player(b.url, b.ws)
+    alice_b.http.cookies = alice.http.cookies
+    with alice_b.socket(game_id) as sock:
+        assert receive(sock)["type"] == "state"
+        assert alice.post("/api/auth/logout").status_code == 200
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                sock.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
