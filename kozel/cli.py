@@ -56,16 +56,19 @@ def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[G
 
 @app.command()
 def games() -> None:
-    """List the games, their options with defaults and allowed values, and presets."""
+    """List the games, their options with defaults, allowed values and the values a rated game
+    allows, and presets."""
     for rules in GAMES.values():
         table = Table(title=f"{rules.id} — {rules.title}", title_justify="left")
         table.add_column("option")
         table.add_column("default")
         table.add_column("allowed")
+        table.add_column("rated")
         table.add_column("meaning")
         for spec in rules.option_specs:
             default = str(spec.default).lower() if spec.kind == "bool" else str(spec.default)
-            table.add_row(spec.name, default, spec.allowed(), spec.help)
+            rated = spec.rated_bounds() or "any"
+            table.add_row(spec.name, default, spec.allowed(), rated, spec.help)
         out.print(table)
         out.print(rules.summary)
         for name, values in rules.presets.items():
