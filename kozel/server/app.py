@@ -241,8 +241,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/rules")
     async def rules() -> list[dict[str, Any]]:
         """Every game: its family (``goat``: loser-scoring, ``race``: winner-scoring), its board
-        (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds,
-        meaning) and presets."""
+        (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
+        bounds of a rated game, meaning) and presets."""
         return [game_info(r) for r in GAMES.values()]
 
     @app.get("/api/requests")
@@ -251,6 +251,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/requests")
     async def create(body: RequestIn, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+        """A request; ``rated`` needs people at every seat (no ``bots``) and the options within
+        their rated bounds (``/api/rules``' ``rated_minimum``/``rated_maximum``)."""
         return await club.create_request(
             user, body.game, body.options, body.seconds_per_move, body.rated, body.bots
         )
@@ -282,6 +284,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play_computer(
         body: ComputerIn, user: Annotated[User, Depends(changing)]
     ) -> dict[str, Any]:
+        """A table against the computer, never rated (``rated: true`` is refused)."""
         return await club.play_computer(
             user, body.game, body.options, body.level, body.seconds_per_move, body.rated
         )
