@@ -339,6 +339,18 @@ def serve(
     registrations_per_minute: Annotated[
         int, typer.Option(min=1, help="New accounts per client address and minute.")
     ] = Settings.registrations_per_minute,
+    requests_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="New game requests and tables (a request, play with the computer, play with "
+            "a person) per client address and minute.",
+        ),
+    ] = Settings.requests_per_minute,
+    sockets_per_address: Annotated[
+        int,
+        typer.Option(min=1, help="Open WebSockets (lobby and tables together) per client address."),
+    ] = Settings.sockets_per_address,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -358,6 +370,8 @@ def serve(
         secure_cookies=secure_cookies,
         guests_per_minute=guests_per_minute,
         registrations_per_minute=registrations_per_minute,
+        requests_per_minute=requests_per_minute,
+        sockets_per_address=sockets_per_address,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

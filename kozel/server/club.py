@@ -70,6 +70,7 @@ class Club:
         self.address_login_limit = auth.RateLimit(3 * settings.login_attempts_per_minute)
         self.register_limit = auth.RateLimit(settings.registrations_per_minute)
         self.guest_limit = auth.RateLimit(settings.guests_per_minute)
+        self.new_table_limit = auth.RateLimit(settings.requests_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -210,6 +211,12 @@ class Club:
             )
             return [request_json(r) for r in rows]
 
+    def _count_new_table(self, client: str) -> None:
+        """Requests and tables are limited per client address (counted before anything is
+        checked or saved, like log-ins)."""
+        if not self.new_table_limit.take(client):
+            raise ClubError(429, "too many new requests from your address: wait a minute")
+
     async def create_request(
         self,
         user: User,
@@ -218,7 +225,10 @@ class Club:
         seconds: int,
         rated: bool,
         bots: dict[int, str],
+        *,
+        client: str,
     ) -> dict[str, Any]:
+        self._count_new_table(client)
         return await self._create_request(user, game, options, seconds, rated, bots)
 
     async def _create_request(
@@ -341,8 +351,11 @@ class Club:
         level: str,
         seconds: int,
         rated: bool,
+        *,
+        client: str,
     ) -> dict[str, Any]:
         """One click: a table with ``user`` at seat 0 and computer players at the others."""
+        self._count_new_table(client)
         if rated:
             raise ClubError(422, "games against the computer are not rated: send rated = false")
         players = self._validate(game, options, seconds, {})[1]
@@ -357,8 +370,11 @@ class Club:
         options: dict[str, Any],
         seconds: int,
         rated: bool,
+        *,
+        client: str,
     ) -> dict[str, Any]:
         """Join whoever waits for the same game and options, or wait for someone."""
+        self._count_new_table(client)
         full_options, _ = self._validate(game, options, seconds, {}, rated)
         async with self.sessions() as session:
             candidates = await session.scalars(
