@@ -339,7 +339,7 @@ class Club:
             await self._start(session, request)
         await self._lobby_changed()
         if was_rated:
-            notice = f"the game is not rated: {NOT_RATED_WITH_COMPUTERS}"
+            notice = "computer players took the free seats, so the game is not rated"
             return {**request_json(request), "notice": notice}
         return request_json(request)
 
