@@ -86,6 +86,7 @@ class Server:
         command = [sys.executable, "-c", code, "serve", "--host", HOST, "--port", str(self.port)]
         # every simulated player comes from this one address: lift the per-address limits
         command += ["--guests-per-minute", "1000000", "--registrations-per-minute", "1000000"]
+        command += ["--requests-per-minute", "1000000", "--sockets-per-address", "1000000"]
         self.process = subprocess.Popen(
             [*command, "--db", db], stdout=self.log, stderr=subprocess.STDOUT
         )

@@ -57,16 +57,19 @@ def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[G
 
 @app.command()
 def games() -> None:
-    """List the games, their options with defaults and allowed values, and presets."""
+    """List the games, their options with defaults, allowed values and the values a rated game
+    allows, and presets."""
     for rules in GAMES.values():
         table = Table(title=f"{rules.id} — {rules.title}", title_justify="left")
         table.add_column("option")
         table.add_column("default")
         table.add_column("allowed")
+        table.add_column("rated")
         table.add_column("meaning")
         for spec in rules.option_specs:
             default = str(spec.default).lower() if spec.kind == "bool" else str(spec.default)
-            table.add_row(spec.name, default, spec.allowed(), spec.help)
+            rated = spec.rated_bounds() or "any"
+            table.add_row(spec.name, default, spec.allowed(), rated, spec.help)
         out.print(table)
         out.print(rules.summary)
         for name, values in rules.presets.items():
@@ -346,14 +349,24 @@ def serve(
     ] = "",
     lease_seconds: Annotated[
         float,
-        typer.Option(
-            min=1.0, help="How soon another process takes over the tables of a dead one."
-        ),
+        typer.Option(min=1.0, help="How soon another process takes over the tables of a dead one."),
     ] = Settings.lease_seconds,
     admin: Annotated[
         list[str] | None,
         typer.Option(help="A player who may see /api/admin/tables (repeat for several)."),
     ] = None,
+    requests_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="New game requests and tables (a request, play with the computer, play with "
+            "a person) per client address and minute.",
+        ),
+    ] = Settings.requests_per_minute,
+    sockets_per_address: Annotated[
+        int,
+        typer.Option(min=1, help="Open WebSockets (lobby and tables together) per client address."),
+    ] = Settings.sockets_per_address,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -376,6 +389,8 @@ def serve(
         node=node or f"{socket.gethostname()}:{port}",
         lease_seconds=lease_seconds,
         admins=tuple(admin or ()),
+        requests_per_minute=requests_per_minute,
+        sockets_per_address=sockets_per_address,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

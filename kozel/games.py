@@ -28,6 +28,22 @@ MAX_COUNT = 1_000
 """The largest threshold or special count a game accepts."""
 
 
+def rated_least(default: int) -> int:
+    """The least losing score or target of a rated game: half the game's usual one, rounded
+    up (Goat's 101 gives 51), so that a rated game takes at least about half its usual length.
+
+    >>> rated_least(101), rated_least(100), rated_least(125)
+    (51, 50, 63)
+    """
+    return (default + 1) // 2
+
+
+LOSS_LIMIT = 101
+LONE_ZERO_RATED_MAXIMUM = 50
+"""A rated game's lone 0-0 counts less than its least losing score (51): one unlucky hand
+alone never decides a rated game."""
+
+
 # --- Goat and Donkey ------------------------------------------------------------------------
 
 
@@ -73,14 +89,16 @@ def _goat_option_specs(
             "count of a hand left with only 0-0",
             minimum=0,
             maximum=MAX_COUNT,
+            rated_maximum=LONE_ZERO_RATED_MAXIMUM,
         ),
         OptionSpec(
             "loss_limit",
             "int",
-            101,
+            LOSS_LIMIT,
             f"account at which a player is the {loser}",
             minimum=1,
             maximum=MAX_POINTS,
+            rated_minimum=rated_least(LOSS_LIMIT),
         ),
         OptionSpec(
             "lead_by",
@@ -195,6 +213,7 @@ def _target(default: int) -> OptionSpec:
         "points that win the game (checked at the end of a hand)",
         minimum=1,
         maximum=MAX_POINTS,
+        rated_minimum=rated_least(default),
     )
 
 

@@ -3,6 +3,14 @@
 An :class:`OptionSpec` describes one option; a game's resolved options are an instance of its
 own :class:`Options` subclass (``GoatOptions``, ``RaceOptions``, …), built only from the specs
 the game declares and the values it fixes: no game inherits another game's defaults.
+
+An option that can shorten a game also has *rated bounds*: a game is rated only when every
+such option is within them (:meth:`OptionSpec.rated_problem`), so that a game decided in a
+round or two cannot earn rating.
+
+>>> spec = OptionSpec("loss_limit", "int", 101, "losing score", minimum=1, rated_minimum=51)
+>>> spec.rated_problem(101), spec.rated_problem(1)
+('', 'a rated game needs loss_limit >= 51 (got 1)')
 """
 
 from __future__ import annotations
@@ -26,6 +34,29 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    rated_minimum: int | None = None
+    """The least value a rated game may have (an option that shortens the game when lower)."""
+    rated_maximum: int | None = None
+    """The greatest value a rated game may have (one that shortens the game when higher)."""
+
+    def rated_bounds(self) -> str:
+        """The values a rated game allows in words: ``">= 51"``, ``"<= 25"``, ``"51..500"``,
+        or ``""`` when any allowed value is rated."""
+        low, high = self.rated_minimum, self.rated_maximum
+        if low is not None and high is not None:
+            return f"{low}..{high}"
+        if low is not None:
+            return f">= {low}"
+        return f"<= {high}" if high is not None else ""
+
+    def rated_problem(self, value: OptionValue) -> str:
+        """Why a game with this value cannot be rated, or ``""`` when it can."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            return ""
+        low, high = self.rated_minimum, self.rated_maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            return f"a rated game needs {self.name} {self.rated_bounds()} (got {value})"
+        return ""
 
     def allowed(self) -> str:
         """The allowed values in words, e.g. ``"2, 3, 4"`` or ``"an integer 1..1000"``."""

@@ -182,6 +182,21 @@ class Ruleset:
             known = ", ".join(self.presets) or "none"
             raise InvalidOption(f"{self.id} has no preset {name!r}; presets: {known}") from None
 
+    def rated_problem(self, opts: Options) -> str:
+        """Why a game with these options cannot be rated (an option outside its rated bounds,
+        e.g. a Goat to 1 point), or ``""`` when it can. Who sits at the table is the club's
+        matter: only games of people are rated.
+
+        >>> from kozel.games import GOAT
+        >>> GOAT.rated_problem(GOAT.options()), GOAT.rated_problem(GOAT.options({"loss_limit": 1}))
+        ('', 'a rated game needs loss_limit >= 51 (got 1)')
+        """
+        for spec in self.option_specs:
+            problem = spec.rated_problem(getattr(opts, spec.name))
+            if problem:
+                return problem
+        return ""
+
     def options_dict(self, opts: Options) -> dict[str, OptionValue]:
         """Exactly this game's options with their values (as a record lists them)."""
         return {s.name: getattr(opts, s.name) for s in self.option_specs}

@@ -17,6 +17,7 @@ def test_games_lists_options_and_presets() -> None:
     assert result.exit_code == 0
     for word in ("goat", "donkey", "fish_mode", "own_to_loser", "bazaar_reserve", "goat-125"):
         assert word in result.output
+    assert ">= 51" in result.output  # a rated Goat is played to 51 at least
 
 
 def _simulate(*args: str) -> dict[str, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kozel.core import InvalidOption, parse_tile, tile_str
-from kozel.games import DONKEY, GOAT, get_game
+from kozel.games import DONKEY, GAMES, GOAT, get_game
 
 
 def test_defaults() -> None:
@@ -69,6 +69,51 @@ def test_presets() -> None:
     assert yard.teams and yard.special_doubles and yard.lead_by == "winner_partner"
     with pytest.raises(InvalidOption, match="presets: goat-125, yard"):
         GOAT.parse_options([], "nope")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_offered_game_is_rated_with_its_defaults_and_presets(game: str) -> None:
+    """The games a player is offered as they are (the defaults, each preset, each preset or
+    default with any number of players) are rated; every rated bound is a value the option
+    allows and admits its default."""
+    rules = get_game(game)
+    for preset in [{}, *rules.presets.values()]:
+        players = rules.spec("players").choices if "players" not in preset else (None,)
+        for count in players:
+            raw = dict(preset) if count is None else {**preset, "players": count}
+            if raw.get("players", 4) != 4 and raw.get("teams"):
+                continue
+            opts = rules.options(raw)
+            assert rules.rated_problem(opts) == "", (game, raw)
+    for spec in rules.option_specs:
+        for bound in (spec.rated_minimum, spec.rated_maximum):
+            if bound is not None:
+                assert spec.kind == "int" and spec.check(bound) == bound
+        assert spec.rated_problem(spec.default) == ""
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_tiny_game_is_not_rated(game: str) -> None:
+    """The farming attempt: Goat with loss_limit = 1 (or a race to 1 point) ends in a round
+    and gave its winners up to 10 rating points; every game bounds its length when rated."""
+    rules = get_game(game)
+    length = next(s for s in rules.option_specs if s.rated_minimum is not None)
+    assert length.name in ("loss_limit", "target")
+    opts = rules.options({length.name: length.minimum})
+    bound = length.rated_minimum
+    assert bound is not None
+    assert rules.rated_problem(opts) == (
+        f"a rated game needs {length.name} >= {bound} (got {length.minimum})"
+    )
+    assert rules.rated_problem(rules.options({length.name: bound})) == ""
+    assert rules.rated_problem(rules.options({length.name: bound - 1})) != ""
+
+
+def test_a_lone_zero_alone_never_decides_a_rated_goat() -> None:
+    least = GOAT.spec("loss_limit").rated_minimum
+    most = GOAT.spec("lone_zero_value").rated_maximum
+    assert least is not None and most is not None and most < least
+    assert "lone_zero_value <= 50" in GOAT.rated_problem(GOAT.options({"lone_zero_value": 51}))
 
 
 def test_unknown_game() -> None:

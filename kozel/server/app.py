@@ -26,6 +26,7 @@ from kozel.games import GAMES
 from kozel.server import auth
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
+from kozel.server.limits import SocketsPerAddress
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
@@ -127,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses=ERRORS,
     )
     app.state.club = club
+    app.add_middleware(SocketsPerAddress, limit=club.settings.sockets_per_address)
     session_sockets: dict[str, set[WebSocket]] = {}
     """The table sockets of each session (by its token's hash) in this process."""
 
@@ -246,17 +248,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/auth/register")
     async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        client = request.client.host if request.client else "?"
+        client = address(request)
         return opened(request, response, *await club.register(body.name, body.password, client))
 
     @app.post("/api/auth/login")
     async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        client = request.client.host if request.client else "?"
+        client = address(request)
         return opened(request, response, *await club.login(body.name, body.password, client))
 
     @app.post("/api/auth/guest")
     async def guest(request: Request, response: Response) -> dict[str, Any]:
-        client = request.client.host if request.client else "?"
+        client = address(request)
         return opened(request, response, *await club.guest(client))
 
     @app.post("/api/auth/logout")
@@ -289,8 +291,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/rules")
     async def rules() -> list[dict[str, Any]]:
         """Every game: its family (``goat``: loser-scoring, ``race``: winner-scoring), its board
-        (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds,
-        meaning) and presets."""
+        (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
+        bounds of a rated game, meaning) and presets."""
         return [game_info(r) for r in GAMES.values()]
 
     @app.get("/api/requests")
@@ -298,9 +300,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await club.open_requests()
 
     @app.post("/api/requests")
-    async def create(body: RequestIn, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
+    async def create(
+        body: RequestIn, request: Request, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        """A request; ``rated`` needs people at every seat (no ``bots``) and the options within
+        their rated bounds (``/api/rules``' ``rated_minimum``/``rated_maximum``)."""
         return await club.create_request(
-            user, body.game, body.options, body.seconds_per_move, body.rated, body.bots
+            user,
+            body.game,
+            body.options,
+            body.seconds_per_move,
+            body.rated,
+            body.bots,
+            client=address(request),
         )
 
     @app.get("/api/requests/{request_id}")
@@ -328,18 +340,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/play/computer")
     async def play_computer(
-        body: ComputerIn, user: Annotated[User, Depends(changing)]
+        body: ComputerIn, request: Request, user: Annotated[User, Depends(changing)]
     ) -> dict[str, Any]:
+        """A table against the computer, never rated (``rated: true`` is refused)."""
         return await club.play_computer(
-            user, body.game, body.options, body.level, body.seconds_per_move, body.rated
+            user,
+            body.game,
+            body.options,
+            body.level,
+            body.seconds_per_move,
+            body.rated,
+            client=address(request),
         )
 
     @app.post("/api/play/person")
     async def play_person(
-        body: PersonIn, user: Annotated[User, Depends(changing)]
+        body: PersonIn, request: Request, user: Annotated[User, Depends(changing)]
     ) -> dict[str, Any]:
         return await club.play_person(
-            user, body.game, body.options, body.seconds_per_move, body.rated
+            user,
+            body.game,
+            body.options,
+            body.seconds_per_move,
+            body.rated,
+            client=address(request),
         )
 
     @app.get("/api/games/{game_id}")
@@ -584,6 +608,11 @@ def message_type(text: str | None, limit: int) -> Any:
     except (ValueError, RecursionError):
         return None
     return message.get("type") if isinstance(message, dict) else None
+
+
+def address(request: Request) -> str:
+    """The client's address, the key of the per-address limits."""
+    return request.client.host if request.client else "?"
 
 
 async def send_error(websocket: WebSocket, code: str, message: str) -> None:

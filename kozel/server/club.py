@@ -51,6 +51,7 @@ log = logging.getLogger("kozel.club")
 RECENT_GAMES = 20
 """How many of a player's games the player page lists."""
 RECENT_SCAN = 1000
+NOT_RATED_WITH_COMPUTERS = "games with computer players are not rated"
 
 
 class ClubError(Exception):
@@ -90,6 +91,7 @@ class Club:
         self.address_login_limit = auth.RateLimit(3 * settings.login_attempts_per_minute)
         self.register_limit = auth.RateLimit(settings.registrations_per_minute)
         self.guest_limit = auth.RateLimit(settings.guests_per_minute)
+        self.new_table_limit = auth.RateLimit(settings.requests_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -360,8 +362,15 @@ class Club:
     # --- the lobby ---------------------------------------------------------------------------
 
     def _validate(
-        self, game: str, options: dict[str, Any], seconds: int, bots: dict[int, str]
+        self,
+        game: str,
+        options: dict[str, Any],
+        seconds: int,
+        bots: dict[int, str],
+        rated: bool = False,
     ) -> tuple[dict[str, Any], int]:
+        """The request's full options and its number of players; a rated request must seat
+        people only and keep every option within its rated bounds."""
         try:
             rules = get_game(game)
             opts = rules.options(options)
@@ -375,6 +384,10 @@ class Club:
         for seat in bots:
             if not 0 <= seat < opts.players:
                 raise ClubError(422, f"seat {seat} is not at a table of {opts.players}")
+        if rated and bots:
+            raise ClubError(422, f"{NOT_RATED_WITH_COMPUTERS}: send rated = false")
+        if rated and (problem := rules.rated_problem(opts)):
+            raise ClubError(422, f"{problem}: shorter games are not rated; send rated = false")
         return rules.options_dict(opts), opts.players
 
     async def open_requests(self) -> list[dict[str, Any]]:
@@ -406,7 +419,27 @@ class Club:
             "requests": [request_json(request) for _, request in rows if request is not None],
         }
 
+    def _count_new_table(self, client: str) -> None:
+        """Requests and tables are limited per client address (counted before anything is
+        checked or saved, like log-ins)."""
+        if not self.new_table_limit.take(client):
+            raise ClubError(429, "too many new requests from your address: wait a minute")
+
     async def create_request(
+        self,
+        user: User,
+        game: str,
+        options: dict[str, Any],
+        seconds: int,
+        rated: bool,
+        bots: dict[int, str],
+        *,
+        client: str,
+    ) -> dict[str, Any]:
+        self._count_new_table(client)
+        return await self._create_request(user, game, options, seconds, rated, bots)
+
+    async def _create_request(
         self,
         user: User,
         game: str,
@@ -416,7 +449,7 @@ class Club:
         bots: dict[int, str],
     ) -> dict[str, Any]:
         await self._available()
-        full_options, players = self._validate(game, options, seconds, bots)
+        full_options, players = self._validate(game, options, seconds, bots, rated)
         await self._check_room(user)
         seats: list[Any] = [None] * players
         seats[0] = {"user": user.id, "name": user.name}
@@ -508,32 +541,57 @@ class Club:
             )
 
     async def fill_with_bots(self, user: User, request_id: int, level: str) -> dict[str, Any]:
+        """Computer players take the free seats and the game starts; a rated request becomes
+        an unrated game (the reply's ``notice`` says so)."""
         await self._available()
         self._check_level(level)
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by != user.id:
                 raise ClubError(403, "only who created a request can seat computer players")
+            was_rated = request.rated
             request.seats = [s or {"bot": level} for s in request.seats]
             await self._start(session, request)
             version = await self._next_lobby_version(session)
         await self._lobby_changed(version, request)
+        if was_rated:
+            notice = "computer players took the free seats, so the game is not rated"
+            return {**request_json(request), "notice": notice}
         return request_json(request)
 
     async def play_computer(
-        self, user: User, game: str, options: dict[str, Any], level: str, seconds: int, rated: bool
+        self,
+        user: User,
+        game: str,
+        options: dict[str, Any],
+        level: str,
+        seconds: int,
+        rated: bool,
+        *,
+        client: str,
     ) -> dict[str, Any]:
         """One click: a table with ``user`` at seat 0 and computer players at the others."""
+        self._count_new_table(client)
+        if rated:
+            raise ClubError(422, "games against the computer are not rated: send rated = false")
         players = self._validate(game, options, seconds, {})[1]
-        return await self.create_request(
-            user, game, options, seconds, rated, {s: level for s in range(1, players)}
+        return await self._create_request(
+            user, game, options, seconds, False, {s: level for s in range(1, players)}
         )
 
     async def play_person(
-        self, user: User, game: str, options: dict[str, Any], seconds: int, rated: bool
+        self,
+        user: User,
+        game: str,
+        options: dict[str, Any],
+        seconds: int,
+        rated: bool,
+        *,
+        client: str,
     ) -> dict[str, Any]:
         """Join whoever waits for the same game and options, or wait for someone."""
-        full_options, _ = self._validate(game, options, seconds, {})
+        self._count_new_table(client)
+        full_options, _ = self._validate(game, options, seconds, {}, rated)
         async with self.sessions() as session:
             candidates = await session.scalars(
                 select(GameRequest)
@@ -551,7 +609,7 @@ class Club:
             ]
         if waiting:
             return await self.join(user, waiting[0])
-        return await self.create_request(user, game, options, seconds, rated, {})
+        return await self._create_request(user, game, options, seconds, rated, {})
 
     async def _open_request(self, session: AsyncSession, request_id: int) -> GameRequest:
         request: GameRequest | None = await session.get(
@@ -564,7 +622,10 @@ class Club:
         return request
 
     async def _start(self, session: AsyncSession, request: GameRequest) -> None:
-        """Every seat is taken: the request becomes a live table."""
+        """Every seat is taken: the request becomes a live table, rated only when the request
+        is and every seat is a person's and the options are within their rated bounds."""
+        if request.rated and rated_problem(request.game, request.options, request.seats):
+            request.rated = False
         row = Game(
             game=request.game,
             options=request.options,
@@ -720,6 +781,14 @@ class Club:
                     for c in changes
                 ],
             }
+
+
+def rated_problem(game: str, options: dict[str, Any], seats: list[Any]) -> str:
+    """Why a game of stored options and seats cannot be rated, or ``""``."""
+    if any(seat and "bot" in seat for seat in seats):
+        return NOT_RATED_WITH_COMPUTERS
+    rules = get_game(game)
+    return rules.rated_problem(rules.options(options))
 
 
 def request_json(request: GameRequest) -> dict[str, Any]:

@@ -36,6 +36,8 @@ def game_info(rules: Ruleset) -> dict[str, Any]:
                 "choices": list(s.choices),
                 "minimum": s.minimum,
                 "maximum": s.maximum,
+                "rated_minimum": s.rated_minimum,
+                "rated_maximum": s.rated_maximum,
                 "help": s.help,
             }
             for s in rules.option_specs

@@ -45,6 +45,11 @@ class Settings:
     """New accounts per client address."""
     guests_per_minute: int = 30
     """New guest accounts per client address."""
+    requests_per_minute: int = 30
+    """New requests and tables per client address (a request, play with the computer, play
+    with a person), counted before they are checked."""
+    sockets_per_address: int = 64
+    """Open WebSockets per client address, the lobby's and the tables' together."""
     max_message_bytes: int = 16_384
     max_body_bytes: int = 65_536
     """The largest HTTP request body the club reads (checked before reading it)."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from kozel.cli import app
 from kozel.server import auth
@@ -202,3 +205,73 @@ def test_logging_out_closes_the_sessions_sockets(server: RunningServer) -> None:
                 receive(sock, timeout=10)
         assert closed.value.rcvd is not None
         assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4401, "logged out")
+
+
+def test_a_burst_of_requests_from_one_address_is_limited(db_url: str) -> None:
+    """500 open requests in 14 s from one client: new requests and tables are limited per
+    address, and nothing is saved for a refused one."""
+    running = RunningServer(Settings(db_url=db_url, requests_per_minute=30, guests_per_minute=50))
+    try:
+        guests = [player(running) for _ in range(50)]
+        for guest in guests:
+            assert guest.guest().status_code == 200
+
+        def create(n: int) -> httpx.Response:
+            body = {"game": "goat", "options": {"players": 2}, "rated": False}
+            return guests[n % len(guests)].post("/api/requests", body)
+
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(create, range(500)))
+        codes = [a.status_code for a in answers]
+        assert codes.count(200) == 30 and codes.count(429) == 470
+        refused = {a.json()["detail"] for a in answers if a.status_code == 429}
+        assert refused == {"too many new requests from your address: wait a minute"}
+        listed = httpx.get(running.url + "/api/requests").json()
+        assert sorted(r["id"] for r in listed) == sorted(
+            a.json()["id"] for a in answers if a.status_code == 200
+        )
+        # the computer's and a person's tables count against the same limit
+        for path in ("/api/play/computer", "/api/play/person"):
+            assert guests[0].post(path, {"game": "goat"}).status_code == 429
+        assert len(httpx.get(running.url + "/api/requests").json()) == 30
+    finally:
+        running.stop()
+
+
+def test_one_address_cannot_hold_sockets_without_end(db_url: str) -> None:
+    """Nothing limited the sockets of one client: at most 64 are open per address, lobby and
+    tables together; the next is closed at once with code 1008 and the reason."""
+    running = RunningServer(Settings(db_url=db_url, sockets_per_address=64))
+    alice = player(running)
+    alice.guest()
+    table = alice.post("/api/play/computer", {"game": "goat", "level": "random"}).json()
+    try:
+        with contextlib.ExitStack() as stack:
+            opened = [
+                stack.enter_context(
+                    alice.socket(table["game_id"]) if n % 2 else connect(running.ws + "/ws/lobby")
+                )
+                for n in range(100)
+            ]
+            admitted, closed = [], []
+            for sock in opened:
+                try:
+                    admitted.append(receive(sock, timeout=10)["type"])
+                except ConnectionClosed as error:
+                    assert error.rcvd is not None
+                    closed.append((error.rcvd.code, error.rcvd.reason))
+            assert len(admitted) == 64 and set(admitted) == {"requests", "state"}
+            assert closed == [(1008, "too many connections from your address (at most 64)")] * 36
+            # a socket that closes gives its place back
+            opened[0].close()
+            deadline = time.monotonic() + 10
+            while True:
+                with connect(running.ws + "/ws/lobby") as again:
+                    try:
+                        assert receive(again, timeout=10)["type"] == "requests"
+                        break
+                    except ConnectionClosed:
+                        assert time.monotonic() < deadline
+                time.sleep(0.05)
+    finally:
+        running.stop()

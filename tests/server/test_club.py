@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import httpx
+from websockets.sync.client import ClientConnection
 
 from kozel.notation import replay
 from tests.server.client import Player, in_thread, play_to_the_end, receive
@@ -84,24 +86,59 @@ def test_lobby_join_leave_cancel(server: RunningServer) -> None:
     assert httpx.get(server.url + "/api/requests").json() == []
 
 
-def test_two_people_and_two_bots_play_a_rated_game_to_the_end(server: RunningServer) -> None:
+def play_all_to_the_end(sockets: list[ClientConnection]) -> list[dict[str, Any]]:
+    """Every seat plays its first legal move, each in its thread; each seat's last state."""
+    threads = [in_thread(play_to_the_end, sock) for sock in sockets]
+    for thread, _ in threads:
+        thread.join(120)
+    return [out[0] for _, out in threads]
+
+
+def test_two_people_play_a_rated_game_to_the_end(server: RunningServer) -> None:
+    """A rated game: people at every seat, the losing score at its rated least (51)."""
     alice, bob = player(server), player(server)
     alice.register("alice")
     bob.register("bob")
-    request = alice.post(
-        "/api/requests",
-        {"game": "goat", "options": {"loss_limit": 40}, "bots": {"2": "greedy", "3": "random"}},
-    ).json()
+    wanted = {"game": "goat", "options": {"players": 2, "loss_limit": 51}, "rated": True}
+    request = alice.post("/api/requests", wanted).json()
+    started = bob.post(f"/api/requests/{request['id']}/join").json()
+    game_id = started["game_id"]
+    assert started["status"] == "started" and started["rated"] and game_id
+    with alice.socket(game_id) as a, bob.socket(game_id) as b:
+        final, other = play_all_to_the_end([a, b])
+    assert final["status"] == "finished" and final["rated"]
+    assert other["version"] == final["version"]
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    replayed = replay(json.loads(json.dumps(record)))
+    rating = replayed.result.rating if replayed.result else []
+    assert record["result"]["rating"] == rating and any(rating)
+    for seat, name in enumerate(["alice", "bob"]):
+        page = httpx.get(f"{server.url}/api/players/{name}").json()
+        assert page["rating"] == rating[seat]
+        assert [h["game"] for h in page["history"]] == [game_id]
+        assert [(g["id"], g["rated"]) for g in page["games"]] == [(game_id, True)]
+    board = httpx.get(server.url + "/api/leaderboard").json()
+    assert sorted((row["rating"], row["name"]) for row in board) == sorted(
+        zip(rating, ["alice", "bob"], strict=True)
+    )
+
+
+def test_two_people_and_two_bots_play_an_unrated_game_to_the_end(server: RunningServer) -> None:
+    alice, bob = player(server), player(server)
+    alice.register("alice")
+    bob.register("bob")
+    wanted = {"game": "goat", "options": {"loss_limit": 40}, "bots": {"2": "greedy", "3": "random"}}
+    refused = alice.post("/api/requests", {**wanted, "rated": True})
+    assert refused.status_code == 422
+    assert "games with computer players are not rated" in refused.json()["detail"]
+    request = alice.post("/api/requests", {**wanted, "rated": False}).json()
     started = bob.post(f"/api/requests/{request['id']}/join").json()
     game_id = started["game_id"]
     assert started["status"] == "started" and game_id
     with alice.socket(game_id) as a, bob.socket(game_id) as b:
-        ta, out_a = in_thread(play_to_the_end, a)
-        tb, out_b = in_thread(play_to_the_end, b)
-        ta.join(120)
-        tb.join(120)
-    final = out_a[0]
-    assert final["status"] == "finished" and out_b[0]["version"] == final["version"]
+        final, other = play_all_to_the_end([a, b])
+    assert final["status"] == "finished" and other["version"] == final["version"]
+    assert not final["rated"]
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
     assert record["seats"] == ["alice", "bob", "bot:greedy", "bot:random"]
     # the sheet every state carried is the record's, round by round
@@ -114,16 +151,15 @@ def test_two_people_and_two_bots_play_a_rated_game_to_the_end(server: RunningSer
     assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["game_id"] == game_id
     replayed = replay(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
-    assert record["result"]["rating"] == rating
-    for seat, name in enumerate(["alice", "bob"]):
+    assert record["result"]["rating"] == rating  # what a rated game would have given
+    for name in ["alice", "bob"]:
         page = httpx.get(f"{server.url}/api/players/{name}").json()
-        assert page["rating"] == rating[seat]
-        assert [h["game"] for h in page["history"]] == [game_id]
-        assert [(g["id"], g["status"], g["seats"]) for g in page["games"]] == [
-            (game_id, "finished", record["seats"])
+        assert page["rating"] == 0 and page["history"] == []
+        assert [(g["id"], g["status"], g["seats"], g["rated"]) for g in page["games"]] == [
+            (game_id, "finished", record["seats"], False)
         ]
     board = httpx.get(server.url + "/api/leaderboard").json()
-    assert {row["name"] for row in board} == {"alice", "bob"}
+    assert sorted((row["name"], row["rating"]) for row in board) == [("alice", 0), ("bob", 0)]
 
 
 def test_bad_messages_get_clear_errors_and_change_nothing(server: RunningServer) -> None:
@@ -174,10 +210,11 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server: RunningServer)
 def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer) -> None:
     alice = player(server)
     alice.register("alice")
-    game_id = alice.post(
-        "/api/play/computer",
-        {"game": "goat", "level": "greedy", "seconds_per_move": 1, "rated": True},
-    ).json()["game_id"]
+    wanted = {"game": "goat", "level": "greedy", "seconds_per_move": 1}
+    refused = alice.post("/api/play/computer", {**wanted, "rated": True})
+    assert refused.status_code == 422
+    assert refused.json()["detail"].startswith("games against the computer are not rated")
+    game_id = alice.post("/api/play/computer", wanted).json()["game_id"]
     clocks = []
     with alice.socket(game_id) as sock:
         while True:

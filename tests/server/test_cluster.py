@@ -88,7 +88,8 @@ def test_a_player_on_either_process_plays_at_the_other_process_table(
     assert alice.register("alice").status_code == 200
     assert bob.register("bob").status_code == 200
     request = alice.post(
-        "/api/requests", {"game": "goat", "options": {"players": 2, "loss_limit": 30}}
+        "/api/requests",
+        {"game": "goat", "options": {"players": 2, "loss_limit": 30}, "rated": False},
     ).json()
     game_id = bob.post(f"/api/requests/{request['id']}/join").json()["game_id"]
     assert owners(a, alice) == {game_id: "b"}  # the joiner's process started the table

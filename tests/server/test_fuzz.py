@@ -62,13 +62,16 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """One running club for the module, on SQLite: fuzzing needs many calls, not many fresh
     servers (on PostgreSQL the file takes twice as long; the storage tests cover both)."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz') / 'club.db'}"
-    # one server for the whole module: its many guests are not the attack the limits stop
+    # one server for the whole module: its many guests, tables and sockets are not the
+    # attack the limits stop
     running = RunningServer(
         Settings(
             db_url=url,
             min_seconds_per_move=1,
             guests_per_minute=100_000,
             registrations_per_minute=100_000,
+            requests_per_minute=100_000,
+            sockets_per_address=100_000,
         )
     )
     try:

@@ -47,6 +47,8 @@ def test_the_rules_describe_every_game_for_a_client(server: RunningServer) -> No
         for option, spec in zip(game["options"], rules.option_specs, strict=True):
             assert option["default"] == spec.default and option["help"] == spec.help
             assert option["maximum"] == spec.maximum and option["minimum"] == spec.minimum
+            assert option["rated_minimum"] == spec.rated_minimum
+            assert option["rated_maximum"] == spec.rated_maximum
             assert option["choices"] == list(spec.choices) and option["kind"] == spec.kind
     by_id = {g["id"]: g for g in listed}
     assert by_id["donkey"]["board"] == "cross" and by_id["sea_goat"]["board"] == "line"
@@ -54,6 +56,9 @@ def test_the_rules_describe_every_game_for_a_client(server: RunningServer) -> No
     assert {by_id[g]["family"] for g in ("goat", "donkey")} == {"goat"}
     target = next(o for o in by_id["draw"]["options"] if o["name"] == "target")
     assert target["kind"] == "int" and target["minimum"] == 1 and target["maximum"] == 10_000
+    assert target["rated_minimum"] == 50 and target["rated_maximum"] is None
+    loss_limit = next(o for o in by_id["goat"]["options"] if o["name"] == "loss_limit")
+    assert loss_limit["rated_minimum"] == 51
 
 
 @pytest.mark.parametrize("game", RACES)
@@ -99,7 +104,7 @@ def test_a_whole_race_game_over_the_socket(server: RunningServer, game: str) -> 
     options = SHORT[game]
     bots = {str(s): "greedy" for s in range(1, options["players"])}
     request = alice.post(
-        "/api/requests", {"game": game, "options": options, "rated": True, "bots": bots}
+        "/api/requests", {"game": game, "options": options, "rated": False, "bots": bots}
     ).json()
     game_id = request["game_id"]
     assert game_id, request

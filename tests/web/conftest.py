@@ -27,13 +27,16 @@ PHONE = {"width": 360, "height": 740}
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     db = tmp_path_factory.mktemp("club") / "club.db"
-    # one server for every browser test: its many accounts are not the attack the limits stop
+    # one server for every browser test: its many accounts, tables and sockets are not
+    # the attack the limits stop
     running = RunningServer(
         Settings(
             db_url=f"sqlite+aiosqlite:///{db}",
             min_seconds_per_move=5,
             guests_per_minute=100_000,
             registrations_per_minute=100_000,
+            requests_per_minute=100_000,
+            sockets_per_address=100_000,
         )
     )
     try:

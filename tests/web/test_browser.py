@@ -16,7 +16,7 @@ from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from kozel.games import GAMES
 from kozel.notation import replay
-from tests.server.client import Player
+from tests.server.client import Player, in_thread, play_to_the_end
 from tests.web.conftest import PHONE, Contexts
 from tests.web.play import (
     STEPS,
@@ -73,15 +73,17 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
     register(bob, "bob")
     alice.screenshot(path=shots / "lobby-desktop.png")
 
-    # a request with house rules: all to the loser, a short game, two minutes a move
+    # a request with house rules: all to the loser, a short game, two minutes a move; a game
+    # to 31 cannot be rated (and computers will take two seats)
     alice.click("details.more summary")
     alice.select_option("#opt-fish_mode", label=strings("en")["option.fish_mode.all_to_loser"])
     alice.fill("#opt-loss_limit", "31")
     alice.fill("#seconds", "120")
-    alice.check("#rated")
+    expect(alice.locator("#rated")).to_be_disabled()
     alice.click("#create")
     request = bob.locator("li.request").filter(has_text="alice")
     expect(request).to_contain_text(strings("en")["option.fish_mode.all_to_loser"])
+    expect(request.locator(".meta")).to_contain_text(strings("en")["lobby.unrated"])
     request.locator("button.join").click()
     mine = alice.locator("li.request").filter(has_text="bob")
     mine.locator("button.bots").click()
@@ -140,12 +142,80 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
     )
     expect(alice.locator(".layout-svg g.tile")).to_have_count(played)
 
-    # the player page: the rating chart and the game
+    # the player page: the game, not rated, so no rating history
     alice.goto("/players/alice")
-    expect(alice.locator("svg.chart polyline")).to_have_count(1)
     expect(alice.locator("ul.games")).to_contain_text(f"#{game}")
+    expect(alice.locator("ul.games")).to_contain_text(strings("en")["lobby.unrated"])
+    expect(alice.locator(".player-page")).to_contain_text(strings("en")["player.no_rated_games"])
     alice.goto("/leaderboard")
     expect(alice.locator("table.leaderboard")).to_contain_text("bob")
+
+
+def test_the_rated_box_follows_the_rules_of_rating(contexts: Contexts) -> None:
+    """A game shortened below its rated bound cannot be asked for rated: the box is cleared and
+    disabled with the reason, and comes back when the option does. Computers filling a rated
+    request make its game unrated, and the page says so; play with the computer is never
+    rated, even with the box ticked."""
+    en = strings("en")
+    page = contexts.page()
+    register(page, "rita")
+    page.click("details.more summary")
+    page.check("#rated")
+    page.fill("#opt-loss_limit", "50")
+    expect(page.locator("#rated")).to_be_disabled()
+    expect(page.locator("#rated")).not_to_be_checked()
+    why = en["lobby.rated_minimum"].format(option=en["option.loss_limit"], value=51)
+    expect(page.locator("#rated-why")).to_have_text(why)
+    page.fill("#opt-loss_limit", "51")
+    expect(page.locator("#rated")).to_be_enabled()
+    expect(page.locator("#rated")).to_be_checked()
+    expect(page.locator("#rated-why")).to_be_hidden()
+    page.fill("#opt-lone_zero_value", "51")
+    expect(page.locator("#rated")).to_be_disabled()
+    page.fill("#opt-lone_zero_value", "10")
+    page.select_option("#opt-players", "2")
+    page.click("#create")
+    mine = page.locator("li.request").filter(has_text="rita")
+    expect(mine.locator(".meta")).to_contain_text(en["lobby.rated"])
+    fill = mine.locator("button.bots")
+    expect(fill).to_have_attribute("title", en["lobby.fill_bots_unrated"])
+    fill.click()
+    expect(page.locator(".toast").filter(has_text=en["lobby.now_unrated"])).to_be_visible()
+    game = game_id(page)
+    assert page.request.get(f"/api/games/{game}").json()["rated"] is False
+
+    page.goto("/")
+    page.click("details.more summary")
+    page.check("#rated")
+    page.click("#play-computer")
+    game = game_id(page)
+    assert page.request.get(f"/api/games/{game}").json()["rated"] is False
+
+
+def test_a_rated_game_between_people_shows_on_their_pages(contexts: Contexts) -> None:
+    """Two people play a rated game (over the API, quickly); the player page draws the rating
+    history and the leaderboard ranks them."""
+    server = contexts.club
+    carol, dave = Player(server.url, server.ws), Player(server.url, server.ws)
+    carol.register("carol", "correct horse battery")
+    dave.register("dave", "correct horse battery")
+    wanted = {"game": "goat", "options": {"players": 2, "loss_limit": 51}, "rated": True}
+    request = carol.post("/api/requests", wanted).json()
+    game = dave.post(f"/api/requests/{request['id']}/join").json()["game_id"]
+    with carol.socket(game) as one, dave.socket(game) as two:
+        threads = [in_thread(play_to_the_end, sock) for sock in (one, two)]
+        for thread, _ in threads:
+            thread.join(120)
+    rating = carol.http.get(f"/api/games/{game}/record").json()["result"]["rating"]
+    page = contexts.page()
+    page.goto("/players/carol")
+    expect(page.locator("svg.chart polyline")).to_have_count(1)
+    expect(page.locator(".rating-value")).to_have_text(str(rating[0]))
+    expect(page.locator("ul.games")).to_contain_text(f"#{game}")
+    expect(page.locator("ul.games")).not_to_contain_text(strings("en")["lobby.unrated"])
+    page.goto("/leaderboard")
+    expect(page.locator("table.leaderboard")).to_contain_text("carol")
+    expect(page.locator("table.leaderboard")).to_contain_text("dave")
 
 
 def test_languages_follow_the_browser_and_the_switcher(contexts: Contexts) -> None:

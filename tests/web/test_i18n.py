@@ -111,3 +111,8 @@ def test_the_client_names_no_game() -> None:
 def test_every_game_has_rules_in_every_language(game: str, lang: str) -> None:
     text = (WEB / "rules" / f"{game}.{lang}.html").read_text("utf-8")
     assert "<h2>" in text and "<script" not in text.lower()
+    # the page says which games are rated: it names every rated bound of the game
+    for spec in GAMES[game].option_specs:
+        for bound in (spec.rated_minimum, spec.rated_maximum):
+            if bound is not None:
+                assert f"<strong>{bound}</strong>" in text, (game, lang, spec.name, bound)

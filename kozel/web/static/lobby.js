@@ -3,10 +3,17 @@ import { get, post } from "./api.js";
 import { explain, go, link, refreshUser, session, toast } from "./app.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
-import { gameName, gameSummary, optionField, optionsSummary, rules } from "./options.js";
+import { gameName, gameSummary, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { LiveSocket } from "./socket.js";
 
 const LEVELS = ["random", "greedy", "expert"];
+
+/** Open a game's table, unless it is open already (the lobby's socket and the answer to a
+ * request both announce a start: following twice would clear what the first one showed). */
+function follow(gameId) {
+  const path = `/games/${gameId}`;
+  if (location.pathname !== path) go(path);
+}
 
 export class LobbyPage {
   constructor() {
@@ -118,7 +125,9 @@ export class LobbyPage {
     const howTo = h("a.small", { href: "/rules", onclick: (e) => { e.preventDefault(); go(`/rules/${gameSelect.value}`); } }, t("lobby.how_to_play"));
     const fields = h("div.options");
     const seconds = h("input#seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
-    const rated = h("input#rated", { type: "checkbox", name: "rated" });
+    const rated = h("input#rated", { type: "checkbox", name: "rated", "aria-describedby": "rated-why" });
+    const ratedWhy = h("small.help.rated-why#rated-why", { role: "status" });
+    let ratedWanted = false; // the player's choice, given back when the options allow it again
     const level = h("select#level", { name: "level" }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
     const error = h("p.error", { role: "alert" });
     let readers = {};
@@ -149,7 +158,20 @@ export class LobbyPage {
       for (const o of game.options) setters[o.name](o.default);
       for (const [k, v] of Object.entries(game.presets[presetSelect.value] || {})) setters[k](v);
     });
+    const values = () => Object.fromEntries(spec().options.map((o) => [o.name, readers[o.name]()]));
+    // a game shortened below an option's rated bound cannot be rated: say which and why
+    const checkRated = () => {
+      const problem = ratedProblem(gameSelect.value, values());
+      rated.disabled = Boolean(problem);
+      rated.checked = !problem && ratedWanted;
+      ratedWhy.textContent = problem;
+    };
+    rated.addEventListener("change", () => (ratedWanted = rated.checked));
+    for (const kind of ["input", "change"]) fields.addEventListener(kind, checkRated);
+    gameSelect.addEventListener("change", checkRated);
+    presetSelect.addEventListener("change", checkRated);
     layoutFields();
+    checkRated();
     const options = () => {
       const out = {};
       for (const o of spec().options) {
@@ -178,7 +200,8 @@ export class LobbyPage {
       h("h1#play-title", {}, t("lobby.play")),
       h(
         "form",
-        { onsubmit: (e) => { e.preventDefault(); act("/api/play/computer", { level: level.value }); } },
+        // games against the computer are never rated
+        { onsubmit: (e) => { e.preventDefault(); act("/api/play/computer", { level: level.value, rated: false }); } },
         h(
           "div.row",
           {},
@@ -204,7 +227,7 @@ export class LobbyPage {
             "div.row",
             {},
             h("div.field", {}, h("label", { for: "seconds" }, t("lobby.seconds")), seconds),
-            h("div.field.check", {}, h("label", { for: "rated" }, rated, " ", t("lobby.rated")), h("small.help", {}, t("lobby.rated_help"))),
+            h("div.field.check", {}, h("label", { for: "rated" }, rated, " ", t("lobby.rated")), h("small.help", {}, t("lobby.rated_help")), ratedWhy),
           ),
         ),
       ),
@@ -240,7 +263,7 @@ export class LobbyPage {
       if (!open.has(id)) {
         this.mine.delete(id);
         get(`/api/requests/${id}`).then((r) => {
-          if (r.game_id) go(`/games/${r.game_id}`);
+          if (r.game_id) follow(r.game_id);
           else toast(t("lobby.cancelled", { id }), "info");
         }, () => {});
       }
@@ -268,7 +291,8 @@ export class LobbyPage {
           const act = async (what, body) => {
             try {
               const answer = await post(`/api/requests/${r.id}/${what}`, body);
-              if (answer.game_id) go(`/games/${answer.game_id}`);
+              if (answer.game_id) follow(answer.game_id);
+              if (answer.notice) toast(t("lobby.now_unrated"), "info");
             } catch (e) {
               toast(explain(e));
             }
@@ -298,7 +322,7 @@ export class LobbyPage {
                   {},
                   !sitting && free ? h("button.primary.join", { type: "button", onclick: () => act("join") }, t("lobby.join")) : null,
                   sitting && !creator ? h("button.leave", { type: "button", onclick: () => act("leave") }, t("lobby.leave")) : null,
-                  creator && free ? h("span.fill", {}, level, h("button.bots", { type: "button", onclick: () => act("bots", { level: level.value }) }, t("lobby.fill_bots"))) : null,
+                  creator && free ? h("span.fill", {}, level, h("button.bots", { type: "button", title: r.rated ? t("lobby.fill_bots_unrated") : undefined, onclick: () => act("bots", { level: level.value }) }, t("lobby.fill_bots"))) : null,
                   creator ? h("button.cancel", { type: "button", onclick: () => act("cancel") }, t("lobby.cancel")) : null,
                 )
               : null,

@@ -81,3 +81,15 @@ export function optionField(spec, value, onChange) {
   read = () => Number(input.value);
   return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = String(v))];
 }
+
+/** Why a game with these options (every option's value) cannot be rated — an option outside
+ * the rated bounds /api/rules gives — in the player's language, or "" when it can. */
+export function ratedProblem(game, options) {
+  for (const spec of gameInfo(game).options) {
+    const value = options[spec.name];
+    const option = optionLabel(spec.name);
+    if (spec.rated_minimum != null && value < spec.rated_minimum) return t("lobby.rated_minimum", { option, value: spec.rated_minimum });
+    if (spec.rated_maximum != null && value > spec.rated_maximum) return t("lobby.rated_maximum", { option, value: spec.rated_maximum });
+  }
+  return "";
+}
