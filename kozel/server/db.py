@@ -155,7 +155,7 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=20, max_overflow=20)
+    return create_async_engine(url, pool_size=10, max_overflow=10)
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

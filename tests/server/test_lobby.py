@@ -27,8 +27,12 @@ FULL_LIST = 200
 
 @pytest.fixture
 def club(settings: Settings) -> Iterator[RunningServer]:
-    """A club where one player may hold every request of a full lobby."""
-    running = RunningServer(dataclasses.replace(settings, tables_per_player=10 * FULL_LIST))
+    """A club where one player may hold every request of a full lobby (and open them fast)."""
+    running = RunningServer(
+        dataclasses.replace(
+            settings, tables_per_player=10 * FULL_LIST, requests_per_minute=10 * FULL_LIST
+        )
+    )
     try:
         yield running
     finally:
@@ -141,7 +145,7 @@ def test_every_kind_of_change_reaches_the_watcher(club: RunningServer) -> None:
         second = create(alice, "draw")
         bob.post(f"/api/requests/{second['id']}/join")
         alice.post(f"/api/requests/{second['id']}/bots", {"level": "random"})
-        full = {"game": "goat", "options": {"players": 2}, "bots": {"1": "random"}}
+        full = {"game": "goat", "options": {"players": 2}, "bots": {"1": "random"}, "rated": False}
         third = alice.post("/api/requests", full).json()
         assert third["status"] == "started"  # created full: it starts at once
         changes = [watcher.next() for _ in range(8)]
