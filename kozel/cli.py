@@ -346,14 +346,18 @@ def serve(
     ] = "",
     lease_seconds: Annotated[
         float,
-        typer.Option(
-            min=1.0, help="How soon another process takes over the tables of a dead one."
-        ),
+        typer.Option(min=1.0, help="How soon another process takes over the tables of a dead one."),
     ] = Settings.lease_seconds,
     admin: Annotated[
         list[str] | None,
         typer.Option(help="A player who may see /api/admin/tables (repeat for several)."),
     ] = None,
+    bot_delay_ms: Annotated[
+        int,
+        typer.Option(
+            min=0, help="How long after the previous move a computer player moves, in ms."
+        ),
+    ] = Settings.bot_delay_ms,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -376,6 +380,7 @@ def serve(
         node=node or f"{socket.gethostname()}:{port}",
         lease_seconds=lease_seconds,
         admins=tuple(admin or ()),
+        bot_delay_ms=bot_delay_ms,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

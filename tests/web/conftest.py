@@ -32,6 +32,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         Settings(
             db_url=f"sqlite+aiosqlite:///{db}",
             min_seconds_per_move=5,
+            bot_delay_ms=0,  # whole games against the computer: no person's pace
             guests_per_minute=100_000,
             registrations_per_minute=100_000,
         )
