@@ -83,6 +83,7 @@ export class ReviewPage {
     const series = units.map((label, u) => ({ label, values: record.rounds.map((r) => (race ? r.sheet[u].after : r.sheet[u].after.account)) }));
     const chartTitle = race ? t("review.scores") : t("review.accounts");
     const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
+    const height = Math.max(200, Math.min(480, window.innerHeight * 0.6));
     const result = record.result;
     const decided = decidedText(this.rounds[this.rounds.length - 1], this.seats);
     const verdict = () => {
@@ -137,7 +138,7 @@ export class ReviewPage {
           ),
           h("p.small.muted", {}, t("table.bazaar", { n: at.bazaar_left }), at.turn !== null ? ` · ${t("table.turn_of", { name: this.seats[at.turn] })}` : ""),
         ),
-        h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, u: width < 480 ? 20 : 26, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
+        h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, height, u: width < 480 ? 20 : 26, minU: 9, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
         h("section.card", {}, h("h2", {}, chartTitle), lineChart(series, { label: chartTitle }), legend(series)),
         h("section.card.final-sheet", {}, sheetTable(this.rounds, this.seats, teams, { kind: gameInfo(record.game).sheet })),
       ),

@@ -359,7 +359,8 @@ export class TablePage {
     if (this.pick && this.pick.arm === undefined) {
       targets = [...new Set(this.choices().filter((c) => c.tile === this.pick.tile).map((c) => c.arm))];
     }
-    return h("div.layout", {}, drawLayout(view.layout, { width, u, targets, onArm: (arm) => this.chooseArm(arm), last }));
+    const height = Math.max(200, Math.min(480, window.innerHeight * 0.5));
+    return h("div.layout", {}, drawLayout(view.layout, { width, height, u, targets, onArm: (arm) => this.chooseArm(arm), last }));
   }
 
   handPanel() {
