@@ -60,6 +60,18 @@ def record_of(page: Page, game: int) -> dict[str, Any]:
     return record
 
 
+def seat_name(seats: list[str], game: int, seat: int, lang: str = "en") -> str:
+    """A seat's name as the client shows it: a person's own, a computer's animal and level
+    (kozel/web/static/names.js)."""
+    label = seats[seat]
+    if not label.startswith("bot:"):
+        return label
+    words = strings(lang)
+    animal = words[f"bot.animal.{(game * 5 + seat) % 12}"]
+    level = words[f"level.{label[4:]}"]
+    return words["bot.name"].replace("{animal}", animal).replace("{level}", level)
+
+
 def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page is {width} px wide"  # type: ignore[index]
@@ -110,14 +122,7 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
             "rows => rows.map(r => r.querySelector('th svg.fish') !== null)"
         )
         assert fish_rows == [r["end"]["kind"] == "fish" for r in record["rounds"]]
-    en = strings("en")
-
-    def label(seat: str) -> str:
-        if seat.startswith("bot:"):
-            return en["lobby.computer"].replace("{level}", en[f"level.{seat[4:]}"])
-        return seat
-
-    losers = [label(record["seats"][u]) for u in record["result"]["losers"]]
+    losers = [seat_name(record["seats"], game, u) for u in record["result"]["losers"]]
     expect(alice.locator(".game-over .loser")).to_contain_text(", ".join(losers))
     alice.locator(".sheet-box").screenshot(path=shots / "sheet-desktop.png")
 
@@ -263,9 +268,14 @@ def test_the_table_reconnects_by_itself(contexts: Contexts) -> None:
         if not step(page):
             page.wait_for_timeout(50)
     assert page.evaluate(f"kozel.page.seen > {seen}")
-    # a page opened anew finds the same game in the lobby's list of your games
+    seats = page.evaluate("kozel.page.state.seats")
+    # a page opened anew finds the same game in the lobby's list of your games, the computer
+    # players by their names
     page.goto("/")
-    expect(page.locator("#your-games")).to_contain_text(f"#{game}")
+    yours = page.locator("#your-games")
+    expect(yours).to_contain_text(f"#{game}")
+    expect(yours).to_contain_text(seat_name(seats, game, 1))
+    expect(yours).not_to_contain_text("bot:")
     # somebody who does not sit there watches: every seat's count, nobody's tiles
     watcher = contexts.page()
     watcher.goto(f"/games/{game}")
@@ -379,13 +389,6 @@ RACES = {
 }
 
 
-def seat_label(seat: str, lang: str = "en") -> str:
-    if seat.startswith("bot:"):
-        words = strings(lang)
-        return words["lobby.computer"].replace("{level}", words[f"level.{seat[4:]}"])
-    return seat
-
-
 @pytest.mark.parametrize("game", list(RACES))
 def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path, game: str) -> None:
     """Through the lobby's form (the game's own options), the table (the race's sheet, the
@@ -445,7 +448,7 @@ def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path,
         "rows => rows.map(r => r.querySelector('th .written-off-mark') !== null)"
     )
     assert off_rows == [any(e.get("written_off") for e in r["sheet"]) for r in record["rounds"]]
-    labels = [seat_label(s) for s in record["seats"]]
+    labels = [seat_name(record["seats"], number, s) for s in range(len(record["seats"]))]
     teams = record["options"]["teams"]
     units = [f"{labels[0]} & {labels[2]}", f"{labels[1]} & {labels[3]}"] if teams else labels
     over = page.locator(".game-over")

@@ -7,6 +7,7 @@ import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { legend, lineChart } from "./chart.js";
+import { seatNames } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { decidedText, endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
@@ -33,7 +34,7 @@ export class ReviewPage {
       const { positions: _, ...facts } = this.positions.rounds[i];
       return { ...r, ...facts };
     });
-    this.seats = this.record.seats.map((s) => (s.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${s.slice(4)}`) }) : s));
+    this.seats = seatNames(this.record.seats, this.id);
     this.title = `${gameName(this.record.game)} #${this.id}`;
     this.load(this.record.rounds.length - 1, "end");
     this.keys = (e) => {

@@ -6,6 +6,7 @@ import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
+import { seatName } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
@@ -321,9 +322,9 @@ export class TablePage {
     );
   }
 
+  /** A seat's name: a person's own, a computer's animal and level. */
   label(seat) {
-    const name = this.state.seats[seat];
-    return name.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${name.slice(4)}`) }) : name;
+    return seatName(this.state.seats[seat], this.id, seat);
   }
 
   centre() {
