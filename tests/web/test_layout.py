@@ -1,19 +1,22 @@
 """The layout drawing (kozel/web/static/layout.js) run in the browser on thousands of real
 layouts from random games: every tile is drawn once, with its own two halves, no two tiles
 overlap, in every shape the drawing may take and in the shape it picks for a phone's and a
-desktop's board, and the drawing fits the board."""
+desktop's board; and the table page, given positions from the engine at 360×740 and 1280×800,
+keeps the whole layout inside its board with the hand above the fold."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import pytest
+
 from kozel.games import DONKEY, GOAT
 from kozel.match import Match
 from kozel.round import Round
 from kozel.views import view_for
 from tests.randomplay import play_random
-from tests.web.conftest import Contexts
+from tests.web.conftest import DESKTOP, PHONE, Contexts
 
 CHECK = """async ([layouts, shapes, boards, every]) => {
   const { fit, geometry } = await import("/static/layout.js");
@@ -101,3 +104,92 @@ def test_layouts_are_drawn_whole_and_without_overlaps(contexts: Contexts) -> Non
     # (most at the full 24), a desktop's at the full 30, a squeezed phone's at 12 or more
     smallest = [min(int(size) for size in sizes) for sizes in result["sizes"]]
     assert smallest[0] >= 18 and smallest[1] == 30 and smallest[2] >= 12, result["sizes"]
+
+
+# Show positions one by one in the table page of the club (its header included) and measure.
+MEASURE = """async (messages) => {
+  const { TablePage } = await import("/static/table.js");
+  const { rules } = await import("/static/options.js");
+  await rules();
+  const main = document.getElementById("page");
+  const box = (selector) => {
+    const el = main.querySelector(selector);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left + scrollX, r.top + scrollY, r.right + scrollX, r.bottom + scrollY];
+  };
+  const out = [];
+  for (const message of messages) {
+    const table = new TablePage(message.game);
+    table.main = main;
+    table.socket = { send: () => true };
+    await table.receive(message);
+    const svg = main.querySelector(".layout-svg");
+    out.push({
+      board: box(".board"), layout: box(".layout"), svg: box(".layout-svg"),
+      hand: box(".hand-box"), tiles: main.querySelectorAll(".layout-svg g.tile").length,
+      u: svg ? svg.geometry.u : null, wide: document.documentElement.scrollWidth,
+    });
+  }
+  return out;
+}"""
+
+
+def positions(count: int) -> list[dict[str, Any]]:
+    """Table states of seat 0 from random Goat and Donkey games of four and of two (Goat's
+    longest lines come with two players and a bazaar): the layouts with the most tiles, the
+    largest hands, and others."""
+    found: list[dict[str, Any]] = []
+
+    def keep(match: Match, rnd: Round) -> None:
+        if rnd.turn is not None and rnd.layout.first >= 0:
+            found.append(view_for(match, 0).to_dict())
+
+    for seed in range(3):
+        for rules, raw in [
+            (GOAT, {}),
+            (GOAT, {"players": 2}),
+            (DONKEY, {}),
+            (DONKEY, {"players": 2, "bazaar_reserve": 2}),
+        ]:
+            play_random(rules, rules.options(raw), 100 + seed, keep)
+    found.sort(key=lambda view: -sum(len(a["tiles"]) for a in view["layout"]["arms"]))
+    hands = sorted(found, key=lambda view: -len(view["hand"]))
+    picked = found[: count // 3] + hands[: count // 3] + found[:: max(1, len(found) // count)]
+    return [
+        {
+            "type": "state", "game": 7, "version": 5, "status": "playing", "you": 0,
+            "seats": ["alice", *("bot:expert" for _ in view["hand_sizes"][1:])],
+            "seconds_per_move": 60, "rated": False, "view": view, "rounds": [],
+            "clock": {"seat": view["turn"], "deadline_ms": 0, "remaining_ms": 30_000},
+        }
+        for view in picked[:count]
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_table_keeps_the_layout_on_its_board_above_the_hand(
+    contexts: Contexts, viewport: dict[str, int]
+) -> None:
+    """Goat's long lines and Donkey's crosses at their largest, and others: the layout drawn
+    inside the board, the board and the hand within the first screen, nothing wider than it."""
+    messages = positions(80)
+    assert {m["view"]["game"] for m in messages} == {"goat", "donkey"}
+    assert max(len(m["view"]["history"]) for m in messages) >= 20
+    page = contexts.page(viewport=viewport, reduced_motion=True)
+    page.goto("/")
+    page.click("#guest")
+    page.wait_for_selector("#play-computer")
+    page.goto("/rules/goat")
+    page.wait_for_selector(".rules-text h2")
+    shown = page.evaluate(MEASURE, messages)
+    width, height = viewport["width"], viewport["height"]
+    for message, seen in zip(messages, shown, strict=True):
+        laid = 1 + sum(len(a["tiles"]) for a in message["view"]["layout"]["arms"])
+        assert seen["tiles"] == laid
+        (bx0, by0, bx1, by1), (sx0, sy0, sx1, sy1) = seen["layout"], seen["svg"]
+        assert bx0 <= sx0 and sx1 <= bx1 and by0 <= sy0 and sy1 <= by1, (seen, message["view"])
+        assert seen["board"][1] <= by0 and by1 <= seen["board"][3]
+        assert seen["hand"][3] <= height, f"the hand ends at {seen['hand'][3]} px"
+        assert seen["wide"] <= width
+        assert seen["u"] >= (12 if width < 720 else 20), seen
