@@ -213,6 +213,7 @@ def test_a_donkey_round_with_closing(contexts: Contexts, shots: Path) -> None:
                 expect(page.locator(".layout-svg g.tile.closed")).to_have_count(
                     sum(1 for a in arms if a["closed"])
                 )
+                page.wait_for_timeout(600)  # the computers' tiles have landed
                 page.screenshot(path=shots / "donkey-closing.png")
                 closed = True
             continue

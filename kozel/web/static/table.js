@@ -311,7 +311,8 @@ export class TablePage {
             "div.arena",
             { "data-players": state.seats.length },
             this.players(log),
-            h("div.board", {}, this.boardInfo(), h("div.layout", { "data-board": gameInfo(view.game).board }), this.noticePanel()),
+            // the last round's end above the layout, which is drawn in the room left
+            h("div.board", {}, this.boardInfo(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
           ),
           this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
           this.log.box(view.round),
@@ -606,7 +607,7 @@ export class TablePage {
       { role: "status", "data-end": round.end.kind },
       h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(round)),
       decided ? h("p.decided", {}, h("strong", {}, decided)) : null,
-      h("ul.plain", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
+      h("ul.plain.counts", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
       isRace(view.game)
         ? h("p.small.credited", {}, creditText(round, units, view.options))
         : h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
