@@ -367,6 +367,12 @@ def serve(
         int,
         typer.Option(min=1, help="Open WebSockets (lobby and tables together) per client address."),
     ] = Settings.sockets_per_address,
+    bot_delay_ms: Annotated[
+        int,
+        typer.Option(
+            min=0, help="How long after the previous move a computer player moves, in ms."
+        ),
+    ] = Settings.bot_delay_ms,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -391,6 +397,7 @@ def serve(
         admins=tuple(admin or ()),
         requests_per_minute=requests_per_minute,
         sockets_per_address=sockets_per_address,
+        bot_delay_ms=bot_delay_ms,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

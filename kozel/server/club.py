@@ -196,6 +196,7 @@ class Club:
             events = await load_events(self.sessions, game_id)
             last_at = _aware(events[-1].at).timestamp() if events else None
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
+            table.bot_pace_ms = self.settings.bot_delay_ms
             table.replay(events)
             self.tables[game_id] = table
             await table.start(last_at, self.settings.restart_grace_seconds)

@@ -76,6 +76,9 @@ class _Deal:
 class Table:
     """One live game."""
 
+    bot_pace_ms = 900
+    """How long after the previous move a computer player moves (the club's bot_delay_ms)."""
+
     def __init__(
         self,
         row: Game,
@@ -363,8 +366,11 @@ class Table:
             task.add_done_callback(self._thinking.discard)
 
     async def _bot_move(self, seat: int, version: int) -> None:
-        """A computer player thinks (in a worker thread) and moves like anyone else; if the
-        move could not be stored it tries again while its clock runs."""
+        """A computer player thinks (in a worker thread), waits until ``bot_pace_ms`` have
+        passed since the previous move (people follow a game at that pace, not at the bots'
+        few milliseconds) and moves like anyone else; if the move could not be stored it
+        tries again while its clock runs."""
+        started = time.monotonic()
         view = self.match.view(seat)
         bot = self.bots[seat]
         try:
@@ -372,6 +378,7 @@ class Table:
         except Exception:
             log.exception("table %s: the bot at seat %s failed", self.id, seat)
             return
+        await asyncio.sleep(max(0.0, self.bot_pace_ms / 1000 - (time.monotonic() - started)))
         while (await self.submit(seat, self.match.write_move(move), version)).code == "unavailable":
             if time.time() > self.deadline:
                 return

@@ -97,7 +97,10 @@ class RunningServer:
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
-    return Settings(db_url=db_url, min_seconds_per_move=1, login_attempts_per_minute=5)
+    # computer players move at once (bot_delay_ms=0): the tests wait for moves, not for a pace
+    return Settings(
+        db_url=db_url, min_seconds_per_move=1, login_attempts_per_minute=5, bot_delay_ms=0
+    )
 
 
 @pytest.fixture

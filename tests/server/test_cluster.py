@@ -184,7 +184,7 @@ def play_some(sock: Any, moves: int | None, accepted: list[dict[str, Any]]) -> d
 
 async def check_fences(db_url: str, game_id: int) -> None:
     """Events were stored under never-decreasing tokens: no owner wrote after a newer one."""
-    club = Club(Settings(db_url=db_url))
+    club = Club(Settings(db_url=db_url, bot_delay_ms=0))
     async with club.sessions() as session:
         fences = list(
             await session.scalars(
@@ -202,8 +202,8 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
     its lease, say). A's next write is refused, its copy stops, B finishes the game."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
-        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0))
         await a.start()
         await b.start()
         try:
@@ -251,7 +251,13 @@ def test_two_clubs_on_one_redis_hear_nothing_of_each_other(tmp_path: Path) -> No
 
     async def scenario() -> None:
         clubs = [
-            Club(Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / name}.db", pubsub_url=REDIS))
+            Club(
+                Settings(
+                    db_url=f"sqlite+aiosqlite:///{tmp_path / name}.db",
+                    pubsub_url=REDIS,
+                    bot_delay_ms=0,
+                )
+            )
             for name in ("b", "c")
         ]
         for club in clubs:

@@ -215,7 +215,7 @@ async def play_one(
 async def play_many(
     db_url: str, games: list[tuple[str, dict[str, Any], list[str]]], inspect: Inspect
 ) -> Tally:
-    club = Club(Settings(db_url=db_url))
+    club = Club(Settings(db_url=db_url, bot_delay_ms=0))
     await club.start()
     tally = Tally()
     try:

@@ -55,7 +55,9 @@ class Server:
         assert self.proc is None
         self.starts += 1
         log = (self.directory / f"{self.name}-{self.starts}.log").open("wb")
-        command = [str(KOZEL), "serve", "--port", str(self.port), "--db", self.db_url, *self.args]
+        # computer players move at once: the tests wait for moves, not for a person's pace
+        command = [str(KOZEL), "serve", "--port", str(self.port), "--db", self.db_url]
+        command += ["--bot-delay-ms", "0", *self.args]
         self.proc = subprocess.Popen(
             command, cwd=self.directory, stdout=log, stderr=subprocess.STDOUT
         )

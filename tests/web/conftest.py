@@ -20,7 +20,7 @@ from kozel.server.settings import Settings
 from tests.server.conftest import RunningServer
 
 CHROMIUM = os.environ.get("KOZEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 
 
@@ -33,6 +33,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         Settings(
             db_url=f"sqlite+aiosqlite:///{db}",
             min_seconds_per_move=5,
+            bot_delay_ms=0,  # whole games against the computer: no person's pace
             guests_per_minute=100_000,
             registrations_per_minute=100_000,
             requests_per_minute=100_000,
@@ -66,11 +67,17 @@ class Contexts:
         self.opened: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def page(self, locale: str = "en-US", viewport: dict[str, int] = DESKTOP) -> Page:
+    def page(
+        self,
+        locale: str = "en-US",
+        viewport: dict[str, int] = DESKTOP,
+        reduced_motion: bool = False,
+    ) -> Page:
         context = self.browser.new_context(
             base_url=self.club.url,
             locale=locale,
             viewport=viewport,  # type: ignore[arg-type]
+            reduced_motion="reduce" if reduced_motion else "no-preference",
         )
         context.set_default_timeout(20_000)
         self.opened.append(context)

@@ -21,6 +21,7 @@ from tests.web.conftest import PHONE, Contexts
 from tests.web.play import (
     STEPS,
     game_over,
+    my_turn,
     play_to_end,
     record_race_sheet,
     record_sheet,
@@ -60,6 +61,18 @@ def record_of(page: Page, game: int) -> dict[str, Any]:
     return record
 
 
+def seat_name(seats: list[str], game: int, seat: int, lang: str = "en") -> str:
+    """A seat's name as the client shows it: a person's own, a computer's animal and level
+    (kozel/web/static/names.js)."""
+    label = seats[seat]
+    if not label.startswith("bot:"):
+        return label
+    words = strings(lang)
+    animal = words[f"bot.animal.{(game * 5 + seat) % 12}"]
+    level = words[f"level.{label[4:]}"]
+    return words["bot.name"].replace("{animal}", animal).replace("{level}", level)
+
+
 def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page is {width} px wide"  # type: ignore[index]
@@ -92,13 +105,15 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
 
     taken: list[int] = []
 
-    def snapshot(page: Page, turns: int) -> None:
-        mid_round = page.locator(".layout-svg g.tile").count() >= 8
-        if page is alice and mid_round and not taken:
+    def snapshot(page: Page) -> None:
+        """On alice's turn (the table waits for her), once the layout is well under way."""
+        if page is alice and not taken and page.locator(".layout-svg g.tile").count() >= 8:
+            page.wait_for_timeout(600)  # the last tiles have landed
+            table_fits_and_logs_the_round(page)
             page.screenshot(path=shots / "table-desktop.png")
-            taken.append(turns)
+            taken.append(1)
 
-    play_to_end([alice, bob], each_step=snapshot)
+    play_to_end([alice, bob], on_turn=snapshot)
 
     record = record_of(alice, game)
     assert record["options"]["fish_mode"] == "all_to_loser"
@@ -112,14 +127,7 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
             "rows => rows.map(r => r.querySelector('th svg.fish') !== null)"
         )
         assert fish_rows == [r["end"]["kind"] == "fish" for r in record["rounds"]]
-    en = strings("en")
-
-    def label(seat: str) -> str:
-        if seat.startswith("bot:"):
-            return en["lobby.computer"].replace("{level}", en[f"level.{seat[4:]}"])
-        return seat
-
-    losers = [label(record["seats"][u]) for u in record["result"]["losers"]]
+    losers = [seat_name(record["seats"], game, u) for u in record["result"]["losers"]]
     expect(alice.locator(".game-over .loser")).to_contain_text(", ".join(losers))
     alice.locator(".sheet-box").screenshot(path=shots / "sheet-desktop.png")
 
@@ -275,6 +283,7 @@ def test_a_donkey_round_with_closing(contexts: Contexts, shots: Path) -> None:
                 expect(page.locator(".layout-svg g.tile.closed")).to_have_count(
                     sum(1 for a in arms if a["closed"])
                 )
+                page.wait_for_timeout(600)  # the computers' tiles have landed
                 page.screenshot(path=shots / "donkey-closing.png")
                 closed = True
             continue
@@ -333,9 +342,14 @@ def test_the_table_reconnects_by_itself(contexts: Contexts) -> None:
         if not step(page):
             page.wait_for_timeout(50)
     assert page.evaluate(f"kozel.page.seen > {seen}")
-    # a page opened anew finds the same game in the lobby's list of your games
+    seats = page.evaluate("kozel.page.state.seats")
+    # a page opened anew finds the same game in the lobby's list of your games, the computer
+    # players by their names
     page.goto("/")
-    expect(page.locator("#your-games")).to_contain_text(f"#{game}")
+    yours = page.locator("#your-games")
+    expect(yours).to_contain_text(f"#{game}")
+    expect(yours).to_contain_text(seat_name(seats, game, 1))
+    expect(yours).not_to_contain_text("bot:")
     # somebody who does not sit there watches: every seat's count, nobody's tiles
     watcher = contexts.page()
     watcher.goto(f"/games/{game}")
@@ -410,6 +424,33 @@ def test_the_lobby_follows_changes_and_resyncs_after_a_lost_one(contexts: Contex
     expect(shown(lost)).to_have_count(0)
 
 
+# At once (the page does not redraw during one evaluate): the log's entries and the round's
+# history, the layout's and the board's boxes, the bottom of the hand.
+LOOK = """async () => {
+  const { moveLog } = await import("/static/movelog.js");
+  const view = kozel.page.state.view;
+  const box = (selector) => {
+    const r = document.querySelector(selector).getBoundingClientRect();
+    return [r.left, r.top + scrollY, r.right, r.bottom + scrollY];
+  };
+  return {
+    log: [...document.querySelectorAll("ol.move-log li")].map((li) => Number(li.dataset.seat)),
+    history: moveLog(view.history, view.layout).map((entry) => entry.seat),
+    layout: box(".layout"), svg: box(".layout-svg"), hand: box(".hand-box"),
+  };
+}"""
+
+
+def table_fits_and_logs_the_round(page: Page) -> None:
+    """In a live game: the move log tells the round's history, the layout lies inside its
+    board, and the hand ends above the fold."""
+    seen = page.evaluate(LOOK)
+    assert seen["log"] == seen["history"] and len(seen["log"]) >= 8
+    (bx0, by0, bx1, by1), (sx0, sy0, sx1, sy1) = seen["layout"], seen["svg"]
+    assert bx0 <= sx0 and sx1 <= bx1 and by0 <= sy0 and sy1 <= by1
+    assert seen["hand"][3] <= page.viewport_size["height"]  # type: ignore[index]
+
+
 def test_a_phone_can_play(contexts: Contexts, shots: Path) -> None:
     page = contexts.page(viewport=PHONE)
     page.goto("/")
@@ -421,14 +462,17 @@ def test_a_phone_can_play(contexts: Contexts, shots: Path) -> None:
     turns = 0
     shot = False
     while not game_over(page) and turns < 40:
+        # on the guest's turn (the table waits for it), once the layout is well under way
+        if not shot and page.locator(".layout-svg g.tile").count() >= 8 and my_turn(page):
+            page.wait_for_timeout(600)  # the last tiles have landed
+            no_sideways_scroll(page)
+            table_fits_and_logs_the_round(page)
+            page.screenshot(path=shots / "table-phone.png")
+            shot = True
         if step(page):
             turns += 1
         else:
             page.wait_for_timeout(50)
-        if not shot and page.locator(".layout-svg g.tile").count() >= 8:
-            no_sideways_scroll(page)
-            page.screenshot(path=shots / "table-phone.png")
-            shot = True
     assert turns == 40 or game_over(page)
     assert shot, "the layout never reached 8 tiles in 40 moves"
     no_sideways_scroll(page)
@@ -447,13 +491,6 @@ RACES = {
     "classic": {"target": 80},
     "sea_goat": {"teams": True, "target": 60, "open_at": 10},
 }
-
-
-def seat_label(seat: str, lang: str = "en") -> str:
-    if seat.startswith("bot:"):
-        words = strings(lang)
-        return words["lobby.computer"].replace("{level}", words[f"level.{seat[4:]}"])
-    return seat
 
 
 @pytest.mark.parametrize("game", list(RACES))
@@ -485,13 +522,13 @@ def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path,
     def watch(page: Page) -> None:
         """On the guest's turn: the round-end notice, and Sea Goat's picture mid-game (the
         layout well under way; taken again once a round has been scored, if one is)."""
-        notice = page.locator(".notice .credited")
-        if notice.count():
-            notices.append(notice.inner_text())
+        # the notice goes when the game ends meanwhile: read what is there, without waiting
+        notices.extend(page.locator(".notice .credited").all_inner_texts())
         if game != "sea_goat" or len(taken) == 2:
             return
         scored = page.evaluate("kozel.page.state.rounds.length") > 0
         if (scored or not taken) and page.locator(".layout-svg g.tile").count() >= 7:
+            page.wait_for_timeout(500)  # the last tiles have landed
             page.screenshot(path=shots / "table-sea-goat.png")
             taken.append(1 if scored else 0)
 
@@ -515,7 +552,7 @@ def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path,
         "rows => rows.map(r => r.querySelector('th .written-off-mark') !== null)"
     )
     assert off_rows == [any(e.get("written_off") for e in r["sheet"]) for r in record["rounds"]]
-    labels = [seat_label(s) for s in record["seats"]]
+    labels = [seat_name(record["seats"], number, s) for s in range(len(record["seats"]))]
     teams = record["options"]["teams"]
     units = [f"{labels[0]} & {labels[2]}", f"{labels[1]} & {labels[3]}"] if teams else labels
     over = page.locator(".game-over")

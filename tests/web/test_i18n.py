@@ -21,6 +21,7 @@ DYNAMIC = {
         *("turn", "illegal", "no_table", "read_only"),
     ],
     "level": ["random", "greedy", "expert"],
+    "bot.animal": [str(n) for n in range(12)],
     "status": ["playing", "finished", "interrupted"],
     "game": list(GAMES),
     "preset": [p for rules in GAMES.values() for p in rules.presets],

@@ -1,7 +1,11 @@
-// The layout drawn as SVG: a line that snakes to fit the width (Goat), a cross round the
-// spinner (Donkey). Each arm is a chain of tiles laid by a "turtle": it walks away from the
-// centre, and where the next tile would leave its box it turns a corner (the corner tile along
-// the turn) and comes back one row further out. Doubles lie across the chain.
+// The layout drawn as SVG, always inside the board it is given. A line (Goat) snakes: each
+// arm runs sideways and, where the next tile would leave the board, turns a corner (the corner
+// tile along the turn) and comes back one row further out — the right arm downwards, the left
+// arm upwards. A cross (Donkey) is a pinwheel round the spinner: the left and right arms snake
+// like the line, and the up and down arms run a few tiles straight, then turn a corner and
+// snake sideways too, each arm in its own quarter, so no arm grows off the board. Doubles lie
+// across the chain. The drawing tries the largest tiles first and a few shapes (where the
+// first tile stands, how far the up and down arms run straight) and takes the first that fits.
 import { s } from "./dom.js";
 import { halves, tileGroup } from "./tiles.js";
 
@@ -19,6 +23,21 @@ function oriented(tiles, start) {
     shows = outer;
     return { name, inner, outer };
   });
+}
+
+/** For every tile laid on an arm, the value it was laid against (its inner half): a Map. The
+ * first tile's arms start from its low half (arm 0) and its high half (arm 1); a spinner's
+ * arms 2 and 3 start from its value. */
+export function laidOn(layout) {
+  const on = new Map();
+  if (!layout.first) return on;
+  const [a, b] = halves(layout.first);
+  const spin = layout.spinner ? halves(layout.spinner)[0] : a;
+  const starts = [a, b, spin, spin];
+  for (const arm of layout.arms) {
+    for (const item of oriented(arm.tiles, starts[arm.arm])) on.set(item.name, item.inner);
+  }
+  return on;
 }
 
 /** Split the layout into a centre tile and four chains (left, right, up, down). */
@@ -64,32 +83,8 @@ export function chains(layout) {
 
 const add = (p, d, k) => [p[0] + d[0] * k, p[1] + d[1] * k];
 const dot = (p, d) => p[0] * d[0] + p[1] * d[1];
-
-/** Lay one chain; returns placed tiles and where the next tile of this arm would go. */
-function walk(items, start, dir, turn, box, firstHalf) {
-  const placed = [];
-  let p = start;
-  let d = dir;
-  let half = firstHalf; // half the across-width of the last tile laid
-  // how far the chain may go in direction d: the box's side that d points to
-  const limit = (dd) => (dd[0] > 0 ? box.x1 : dd[0] < 0 ? -box.x0 : dd[1] > 0 ? box.y1 : -box.y0);
-  for (const item of items) {
-    const across = item.inner === item.outer;
-    const len = across ? 1 : 2;
-    if (dot(add(p, d, len), d) > limit(d)) {
-      // a corner: this tile runs along `turn` beside the last cell, and the chain comes back
-      placed.push(rect(item, add(add(p, d, -0.5), turn, half), turn, 2, 1));
-      p = add(add(p, d, -1), turn, half + 1.5);
-      d = [-d[0], -d[1]];
-      half = 0.5;
-      continue;
-    }
-    placed.push(rect(item, p, d, len, across ? 2 : 1));
-    p = add(p, d, len);
-    half = across ? 1 : 0.5;
-  }
-  return { placed, next: p, dir: d };
-}
+// a tile that is not a double: where the next tile of an arm would go (its marker)
+const NEXT = { name: null, inner: -1, outer: -2, arm: null, faceDown: false };
 
 /** The tile starting at p (on its centre line), `len` along d and `wide` across it. */
 function rect(item, p, d, len, wide) {
@@ -104,12 +99,54 @@ function rect(item, p, d, len, wide) {
   return { ...item, x, y, vertical, first, second };
 }
 
-/** Geometry of the whole layout for a width of `cols` half-tile units. */
-export function geometry(layout, cols) {
+/**
+ * Lay one more tile of a chain. `at` is where the chain stands: `p` (the end of the last tile,
+ * on its centre line), `d` (the way it walks), `half` (half the across-width of the last tile),
+ * `bend` (while the chain still runs straight out of a cross: how far, then which way it
+ * turns), with the chain's `box` (how far left and right it may go) and `turn` (the way its
+ * rows stack). Returns the tile placed and where the chain stands after it.
+ */
+function place(item, at) {
+  const { p, d, half, bend, box, turn } = at;
+  const across = item.inner === item.outer;
+  const len = across ? 1 : 2;
+  const end = dot(add(p, d, len), d);
+  const straight = () => ({ tile: rect(item, p, d, len, across ? 2 : 1), at: { ...at, p: add(p, d, len), half: across ? 1 : 0.5 } });
+  if (bend) {
+    // out of the cross: at least `min` from the centre (clear of the side arms' doubles)
+    if (end <= bend.leg || dot(p, d) < bend.min) return straight();
+    // a square corner: this tile runs along bend.to beside the last cell, the chain goes on that way
+    const corner = add(add(p, d, -0.5), bend.to, half);
+    return { tile: rect(item, corner, bend.to, 2, 1), at: { ...at, p: add(corner, bend.to, 2), d: bend.to, half: 0.5, bend: null } };
+  }
+  const reach = d[0] > 0 ? box.x1 : -box.x0;
+  if (end <= reach) return straight();
+  // a U-turn: this tile runs along `turn` beside the last cell, and the chain comes back
+  const corner = add(add(p, d, -0.5), turn, half);
+  return { tile: rect(item, corner, turn, 2, 1), at: { ...at, p: add(add(p, d, -1), turn, half + 1.5), d: [-d[0], -d[1]], half: 0.5 } };
+}
+
+/** Lay a chain; returns its tiles and the centre of where its next tile would go. */
+function walk(items, at) {
+  const placed = [];
+  for (const item of items) {
+    const next = place(item, at);
+    placed.push(next.tile);
+    at = next.at;
+  }
+  const { tile } = place(NEXT, at);
+  const long = tile.vertical ? [0.5, 1] : [1, 0.5];
+  return { placed, next: [tile.x + long[0], tile.y + long[1]] };
+}
+
+/**
+ * Geometry of the whole layout in half-tile units, the first tile (or the spinner) at the
+ * origin: `left` and `right` say how far the chains may run each way, `leg` how far the up and
+ * down arms of a cross run straight before they turn. Returns {tiles, arms: {arm: {next}}}.
+ */
+export function geometry(layout, { left = 8, right = 8, leg = 5 } = {}) {
   const c = chains(layout);
   const cross = Boolean(layout.spinner);
-  const W = Math.max(8, cols) / 2;
-  const H = Math.max(6, W);
   const center = c.center;
   const vertical = center.double;
   const centerTile = {
@@ -124,41 +161,35 @@ export function geometry(layout, cols) {
   };
   const ex = vertical ? 0.5 : 1;
   const half = vertical ? 1 : 0.5;
-  const inf = 1e9;
-  // coming back, a cross's arm stops one unit short of the centre lines (the other arms' side)
-  const boxes = cross
+  const L = Math.max(3, left);
+  const R = Math.max(3, right);
+  // a cross is a pinwheel: right arm rows stack down at x >= 1, down arm rows run left below
+  // it, left arm rows stack up at x <= -1, up arm rows run right above it; quarters never meet
+  const straight = { leg: Math.max(3, leg), min: 2.5 };
+  const sides = cross
     ? {
-        right: { x0: 1, x1: W, y0: -inf, y1: inf },
-        left: { x0: -W, x1: -1, y0: -inf, y1: inf },
-        down: { x0: -inf, x1: inf, y0: 1, y1: H },
-        up: { x0: -inf, x1: inf, y0: -H, y1: -1 },
+        right: { arm: 1, p: [ex, 0], d: [1, 0], half, box: { x0: 1, x1: R }, turn: [0, 1] },
+        left: { arm: 0, p: [-ex, 0], d: [-1, 0], half, box: { x0: -L, x1: -1 }, turn: [0, -1] },
+        down: { arm: 3, p: [0, 1], d: [0, 1], half: 0.5, box: { x0: -L, x1: 1 }, turn: [0, 1], bend: { ...straight, to: [-1, 0] } },
+        up: { arm: 2, p: [0, -1], d: [0, -1], half: 0.5, box: { x0: -1, x1: R }, turn: [0, -1], bend: { ...straight, to: [1, 0] } },
       }
     : {
-        right: { x0: -W, x1: W, y0: -inf, y1: inf },
-        left: { x0: -W, x1: W, y0: -inf, y1: inf },
+        right: { arm: 1, p: [ex, 0], d: [1, 0], half, box: { x0: -L, x1: R }, turn: [0, 1] },
+        left: { arm: 0, p: [-ex, 0], d: [-1, 0], half, box: { x0: -L, x1: R }, turn: [0, -1] },
       };
   const arms = {};
   const tiles = [centerTile];
-  const plan = [
-    ["right", 1, [ex, 0], [1, 0], [0, 1], half],
-    ["left", 0, [-ex, 0], [-1, 0], [0, -1], half],
-    ["down", 3, [0, 1], [0, 1], [-1, 0], 0.5],
-    ["up", 2, [0, -1], [0, -1], [1, 0], 0.5],
-  ];
   // every side's chain ends with its own arm's tiles (a re-rooted side with the far arm's)
-  for (const [side, arm, start, dir, turn, firstHalf] of plan) {
-    if (!boxes[side]) continue;
-    const walked = walk(c[side], start, dir, turn, boxes[side], firstHalf);
+  for (const [side, { arm, ...at }] of Object.entries(sides)) {
+    const walked = walk(c[side], { bend: null, ...at });
     tiles.push(...walked.placed);
-    arms[arm] = { next: walked.next, dir: walked.dir };
+    arms[arm] = { next: walked.next };
   }
   return { tiles, arms };
 }
 
-/** Draw the layout into an <svg>. `targets` = arm numbers that may be clicked (with onArm). */
-export function drawLayout(layout, { width, u = 30, targets = [], onArm, last } = {}) {
-  const cols = Math.floor(width / u) - 1;
-  const geo = geometry(layout, cols);
+/** The box round the tiles and the markers of every arm's next tile. */
+export function extent(geo) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   const grow = (x0, y0, x1, y1) => {
     minX = Math.min(minX, x0);
@@ -167,55 +198,102 @@ export function drawLayout(layout, { width, u = 30, targets = [], onArm, last } 
     maxY = Math.max(maxY, y1);
   };
   for (const t of geo.tiles) grow(t.x, t.y, t.x + (t.vertical ? 1 : 2), t.y + (t.vertical ? 2 : 1));
-  const markers = [];
-  for (const arm of targets) {
-    const end = geo.arms[arm];
-    if (!end) continue;
-    const [cx, cy] = add(end.next, end.dir, 0.6);
-    grow(cx - 0.6, cy - 0.6, cx + 0.6, cy + 0.6);
-    markers.push({ arm, cx, cy });
+  for (const { next } of Object.values(geo.arms)) grow(next[0] - MARK, next[1] - MARK, next[0] + MARK, next[1] + MARK);
+  return { minX, minY, maxX, maxY, width: maxX - minX, height: maxY - minY };
+}
+
+const MARK = 0.6; // a marker's radius, in half-tile units
+const PAD = 0.3; // room round the drawing, in half-tile units
+
+/** The shapes tried, the most natural first: the first tile in the middle, then off to one
+ * side (one arm much longer than the other); a cross's up and down arms long, then shorter. */
+function shapes(cross, cols, rows) {
+  const out = [];
+  const legs = cross ? [...new Set([Math.floor(rows / 2) - 1, 7, 5, 3].filter((l) => l >= 3 && l <= 9))] : [0];
+  for (const leg of legs) {
+    for (const share of [0.5, 0.4, 0.6, 0.3, 0.7]) out.push({ left: cols * share, right: cols * (1 - share), leg });
   }
-  const pad = 0.3;
-  const vbX = (minX - pad) * u;
-  const vbY = (minY - pad) * u;
-  const vbW = (maxX - minX + 2 * pad) * u;
-  const vbH = (maxY - minY + 2 * pad) * u;
+  return out;
+}
+
+/**
+ * The largest half-tile size (from `u` down to `minU` pixels) at which some shape of the
+ * layout fits `width` × `height` pixels, and that shape's geometry. When none fits even at
+ * `minU`, the most compact shape at whatever size fits. Returns {geo, u, box}.
+ */
+export function fit(layout, width, height, { u = 30, minU = 12 } = {}) {
+  const cross = Boolean(layout.spinner);
+  let best = null;
+  for (let size = Math.floor(u); size >= minU; size--) {
+    const cols = width / size - 2 * PAD;
+    const rows = height / size - 2 * PAD;
+    for (const shape of shapes(cross, Math.floor(cols), rows)) {
+      const geo = geometry(layout, shape);
+      const box = extent(geo);
+      if (box.width <= cols && box.height <= rows) return { geo, u: size, box };
+      if (size === minU) {
+        const scale = Math.min(width / (box.width + 2 * PAD), height / (box.height + 2 * PAD));
+        if (!best || scale > best.u) best = { geo, u: scale, box };
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Draw the layout into an <svg> no larger than `width` × `height` pixels (half-tiles of at
+ * most `u` pixels). `targets` = arm numbers that may be clicked (with onArm); `last` = the
+ * tile laid last; `recent` = a Map from tile to the seat position ("left", "across", "right")
+ * whose latest tile it is. Returns the svg; its `geometry` property holds {geo, u}.
+ */
+export function drawLayout(layout, { width, height, u = 30, minU = 12, targets = [], onArm, last, recent } = {}) {
+  const { geo, u: size, box } = fit(layout, width, height ?? width, { u, minU });
+  const vbX = (box.minX - PAD) * size;
+  const vbY = (box.minY - PAD) * size;
+  const vbW = (box.width + 2 * PAD) * size;
+  const vbH = (box.height + 2 * PAD) * size;
   const svg = s("svg", {
     class: "layout-svg",
     viewBox: `${vbX} ${vbY} ${vbW} ${vbH}`,
-    width: Math.round(vbW),
-    height: Math.round(vbH),
+    width: Math.floor(vbW),
+    height: Math.floor(vbH),
     role: "img",
   });
   for (const t of geo.tiles) {
-    const cls = [t.name === last ? "last" : "", t.faceDown ? "closed" : ""].join(" ");
-    const g = tileGroup(t.first, t.second, t.x * u, t.y * u, t.vertical, u, {
+    const by = recent && recent.get(t.name);
+    const cls = [t.name === last ? "last" : "", by ? "recent" : "", t.faceDown ? "closed" : ""].join(" ");
+    const g = tileGroup(t.first, t.second, t.x * size, t.y * size, t.vertical, size, {
       faceDown: t.faceDown,
       cls,
     });
     g.setAttribute("data-tile", t.name);
+    if (by) g.setAttribute("data-by", by);
     svg.append(g);
   }
-  for (const m of markers) {
+  for (const arm of targets) {
+    const end = geo.arms[arm];
+    if (!end) continue;
+    const [cx, cy] = end.next;
     const g = s(
       "g",
       {
         class: "arm-target",
-        "data-arm": m.arm,
+        "data-arm": arm,
         tabindex: 0,
         role: "button",
-        onclick: () => onArm && onArm(m.arm),
+        onclick: () => onArm && onArm(arm),
         onkeydown: (e) => {
           if ((e.key === "Enter" || e.key === " ") && onArm) {
             e.preventDefault();
-            onArm(m.arm);
+            onArm(arm);
           }
         },
       },
-      s("circle", { cx: m.cx * u, cy: m.cy * u, r: u * 0.55 }),
-      s("text", { x: m.cx * u, y: m.cy * u, dy: "0.35em" }, String(m.arm)),
+      s("circle", { cx: cx * size, cy: cy * size, r: size * 0.55 }),
+      s("text", { x: cx * size, y: cy * size, dy: "0.35em" }, String(arm)),
     );
     svg.append(g);
   }
+  svg.geometry = { geo, u: size };
   return svg;
 }

@@ -3,6 +3,7 @@ import { get, post } from "./api.js";
 import { explain, go, link, refreshUser, session, toast } from "./app.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
+import { seatNames } from "./names.js";
 import { gameName, gameSummary, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { LiveSocket } from "./socket.js";
 
@@ -61,10 +62,12 @@ export class LobbyPage {
     try {
       const me = await get(`/api/players/${encodeURIComponent(session.user.name)}`);
       const live = me.games.filter((g) => g.status === "playing");
+      // the others by name (computer players as their animals), yourself as "you"
+      const seats = (g) => seatNames(g.seats, g.id).map((name, seat) => (g.seats[seat] === session.user.name ? t("table.you") : name));
       mount(
         this.yours,
         live.length
-          ? h("ul.plain", {}, live.map((g) => h("li", {}, link(`/games/${g.id}`, `${gameName(g.game)} #${g.id}: ${g.seats.join(", ")}`))))
+          ? h("ul.plain", {}, live.map((g) => h("li", {}, link(`/games/${g.id}`, `${gameName(g.game)} #${g.id}: ${seats(g).join(", ")}`))))
           : h("p.muted", {}, t("lobby.no_live_games")),
       );
     } catch (error) {

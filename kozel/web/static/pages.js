@@ -4,6 +4,7 @@ import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { legend, lineChart } from "./chart.js";
+import { seatNames } from "./names.js";
 import { gameName, rules } from "./options.js";
 
 export class LeaderboardPage {
@@ -78,7 +79,7 @@ export class PlayerPage {
                 "ul.plain.games",
                 {},
                 player.games.map((g) =>
-                  h("li", {}, link(g.status === "playing" ? `/games/${g.id}` : `/games/${g.id}/review`, `${gameName(g.game)} #${g.id}`), ` · ${g.seats.join(", ")} · ${status(g)}${g.rated ? "" : ` · ${t("lobby.unrated")}`}`),
+                  h("li", {}, link(g.status === "playing" ? `/games/${g.id}` : `/games/${g.id}/review`, `${gameName(g.game)} #${g.id}`), ` · ${seatNames(g.seats, g.id).join(", ")} · ${status(g)}${g.rated ? "" : ` · ${t("lobby.unrated")}`}`),
                 ),
               )
             : h("p.muted", {}, t("player.no_games")),

@@ -7,6 +7,7 @@ import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { legend, lineChart } from "./chart.js";
+import { seatNames } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { decidedText, endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
@@ -33,7 +34,7 @@ export class ReviewPage {
       const { positions: _, ...facts } = this.positions.rounds[i];
       return { ...r, ...facts };
     });
-    this.seats = this.record.seats.map((s) => (s.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${s.slice(4)}`) }) : s));
+    this.seats = seatNames(this.record.seats, this.id);
     this.title = `${gameName(this.record.game)} #${this.id}`;
     this.load(this.record.rounds.length - 1, "end");
     this.keys = (e) => {
@@ -83,6 +84,7 @@ export class ReviewPage {
     const series = units.map((label, u) => ({ label, values: record.rounds.map((r) => (race ? r.sheet[u].after : r.sheet[u].after.account)) }));
     const chartTitle = race ? t("review.scores") : t("review.accounts");
     const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
+    const height = Math.max(200, Math.min(480, window.innerHeight * 0.6));
     const result = record.result;
     const decided = decidedText(this.rounds[this.rounds.length - 1], this.seats);
     const verdict = () => {
@@ -137,7 +139,7 @@ export class ReviewPage {
           ),
           h("p.small.muted", {}, t("table.bazaar", { n: at.bazaar_left }), at.turn !== null ? ` · ${t("table.turn_of", { name: this.seats[at.turn] })}` : ""),
         ),
-        h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, u: width < 480 ? 20 : 26, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
+        h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, height, u: width < 480 ? 20 : 26, minU: 9, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
         h("section.card", {}, h("h2", {}, chartTitle), lineChart(series, { label: chartTitle }), legend(series)),
         h("section.card.final-sheet", {}, sheetTable(this.rounds, this.seats, teams, { kind: gameInfo(record.game).sheet })),
       ),

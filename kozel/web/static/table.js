@@ -1,15 +1,31 @@
 // The table: the live game over /ws/games/{id}. Everything shown comes from the server's state
 // for this seat (docs/protocol.md §6); moves are chosen among view.legal_moves.
+//
+// The others sit round the board as at a real table — the next to play on your left (play
+// passes clockwise), then across, then on your right — each with the hand face down, the
+// score, the clock when it is theirs to move and their last move. The board takes the height
+// the window leaves above the hand, and the layout is drawn to fit it. The round's moves are
+// listed in a log that screen readers follow (movelog.js); a newly laid tile slides from its
+// player's seat.
 import { get } from "./api.js";
 import { banner, go, link, toast } from "./app.js";
 import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
 import { t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
+import { MoveLog, moveLog, tilesOf } from "./movelog.js";
+import { isBot, seatName, shortName } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
 import { halves, tileSvg } from "./tiles.js";
+
+// where each seat sits, from yours on: play passes clockwise, so the next is on your left
+const PLACES = { 1: ["you"], 2: ["you", "across"], 3: ["you", "left", "right"], 4: ["you", "left", "across", "right"] };
+const MAX_BACKS = 10; // face-down tiles drawn at a seat (the count says the rest)
+const FLY_MS = 450;
+
+const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 const same = (a, b) => a.tile === b.tile && a.arm === b.arm && a.close === b.close;
 const yesNo = (cls, answer) => [
@@ -31,6 +47,8 @@ export class TablePage {
     this.roundsSeen = null;
     this.notice = null; // the last round's end, shown until dismissed
     this.sheetOpen = null; // the player's choice to show or hide the sheet, once made
+    this.laid = null; // {round, tiles}: the layout last drawn, to see which tiles are new
+    this.log = new MoveLog(); // lives across redraws: a screen reader hears what is added
   }
 
   async show(main) {
@@ -273,6 +291,7 @@ export class TablePage {
     }
     this.title = `${gameName(view.game)} #${this.id}`;
     const myTurn = view.turn !== null && view.turn === this.you && state.status === "playing";
+    const log = moveLog(view.history, view.layout);
     mount(
       this.main,
       h(
@@ -284,82 +303,198 @@ export class TablePage {
           h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${this.id}`)),
           h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("table.round", { n: view.round })),
         ),
-        this.players(),
-        h("div.board", {}, this.centre(), this.layoutPanel()),
-        this.noticePanel(),
         this.endPanel(),
-        this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
-        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, state.seats.map((_, seat) => this.label(seat)), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet })),
+        h(
+          "div.play",
+          {},
+          h(
+            "div.arena",
+            { "data-players": state.seats.length },
+            this.players(log),
+            // the last round's end above the layout, which is drawn in the room left
+            h("div.board", {}, this.boardInfo(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
+          ),
+          this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
+          this.log.box(view.round),
+        ),
+        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet })),
       ),
     );
-    this.tick();
+    this.tick(); // the clocks filled in before the board is measured
+    this.drawBoard(log);
+    this.log.update(log, view.round, (seat) => shortName(state.seats[seat], this.id, seat), (seat) => this.place(seat));
   }
 
   unitOf(seat) {
     return this.state.view.options.teams ? seat % 2 : seat;
   }
 
-  players() {
+  /** Where a seat sits as seen from yours (a spectator sees from seat 0). */
+  place(seat) {
+    const n = this.state.seats.length;
+    return PLACES[n][(seat - (this.you ?? 0) + n) % n];
+  }
+
+  players(log) {
     const { state } = this;
-    const view = state.view;
     const n = state.seats.length;
     const order = [...Array(n).keys()].map((k) => ((this.you ?? 0) + k) % n);
+    const last = new Map(log.map((entry) => [entry.seat, entry]));
     return h(
       "ol.players",
       { "aria-label": t("table.players") },
-      order.map((seat) =>
-        h(
-          "li.player",
-          { "data-seat": seat, class: [view.turn === seat ? "turn" : "", seat === this.you ? "you" : ""].join(" ") },
-          h("span.name", {}, this.label(seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
-          view.options.teams ? h("span.team", { class: `team${seat % 2}` }, t("table.team", { n: (seat % 2) + 1 })) : null,
-          score(view.sheet[this.unitOf(seat)]),
-          h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: view.hand_sizes[seat] })),
-          view.turn === seat && state.clock ? h("span.clock", { "aria-live": "off" }, "") : null,
-        ),
-      ),
+      order.map((seat) => this.seat(seat, last.get(seat))),
     );
   }
 
-  label(seat) {
-    const name = this.state.seats[seat];
-    return name.startsWith("bot:") ? t("lobby.computer", { level: t(`level.${name.slice(4)}`) }) : name;
-  }
-
-  centre() {
+  /** One seat: the name (a computer's level apart, so a phone cuts the level, not the name),
+   * team or partner, score, tiles in hand (face down), the clock when it is theirs to move,
+   * and their last move this round. */
+  seat(seat, last) {
     const { state } = this;
     const view = state.view;
-    const turn = view.turn;
-    const playing = turn !== null && state.status === "playing";
-    // the clock, and under it the fish with the eggs waiting to be charged (RULES.md §2.6)
+    const label = state.seats[seat];
+    const place = this.place(seat);
+    const turn = view.turn === seat && state.status === "playing";
+    const teams = view.options.teams;
+    const partner = teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
+    const count = view.hand_sizes[seat];
+    const backs = place === "you" ? [] : Array.from({ length: Math.min(count, MAX_BACKS) }, () => h("span.back"));
     return h(
-      "div.centre",
-      {},
+      "li.player",
+      { "data-seat": seat, "data-place": place, class: [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : ""].join(" ") },
       h(
-        "div.clock-box",
+        "div.who",
         {},
-        playing
-          ? h("div.whose", { "aria-live": "polite" }, turn === this.you ? h("strong", {}, t("table.your_turn")) : t("table.turn_of", { name: this.label(turn) }), h("span.clock.big", { "aria-label": t("table.clock") }, ""))
-          : null,
-        view.eggs ? h("div.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
-        view.hundred >= 0 ? h("div.hundred-declared", { role: "status" }, t("table.hundred_declared", { name: this.label(view.hundred) })) : null,
+        h("span.name", { title: this.label(seat) }, shortName(label, this.id, seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
+        isBot(label) ? h("span.level", {}, h("span.sep", {}, "· "), t(`level.${label.slice(4)}`)) : null,
+        teams ? h("span.team", { class: `team${seat % 2}` }, partner ? t("table.partner") : t("table.team", { n: (seat % 2) + 1 })) : null,
       ),
-      h("div.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
+      h(
+        "div.facts",
+        {},
+        score(view.sheet[this.unitOf(seat)]),
+        backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
+        h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: count })),
+        turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
+        turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
+      ),
+      last ? this.lastMove(last) : null,
     );
   }
 
-  layoutPanel() {
+  /** A seat's last move, short: the tiles it laid, what it drew, or its knock. */
+  lastMove(entry) {
+    const tiles = tilesOf(entry);
+    let what;
+    if (tiles.length) what = tiles.map((tile) => h("span.laid", {}, tileSvg(...halves(tile), { u: 9, label: tile }), ` ${tile}`));
+    else if (entry.kind === "drew") what = t("seat.drew", { n: entry.n });
+    else what = t("seat.knocked");
+    return h("div.last-move", { "data-kind": entry.kind }, h("span.sr", {}, `${t("seat.last")}: `), what);
+  }
+
+  /** A seat's name in full (a computer's animal and level). */
+  label(seat) {
+    return seatName(this.state.seats[seat], this.id, seat);
+  }
+
+  names() {
+    return this.state.seats.map((_, seat) => this.label(seat));
+  }
+
+  /** What lies beside the layout: the bazaar, the eggs waiting, a declared hundred. */
+  boardInfo() {
     const view = this.state.view;
-    if (!view.layout.first) return h("div.layout.empty", {}, h("p.muted", {}, t("table.empty_layout")));
-    const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
-    const u = width < 480 ? 22 : 30;
-    const lastPlay = [...view.history].reverse().find((e) => e.play || e.doubles);
-    const last = lastPlay ? lastPlay.play || lastPlay.doubles[lastPlay.doubles.length - 1].tile : null;
+    return h(
+      "div.board-info",
+      {},
+      h("span.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
+      view.eggs ? h("span.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+      view.hundred >= 0 ? h("span.hundred-declared", { role: "status" }, t("table.hundred_declared", { name: this.label(view.hundred) })) : null,
+    );
+  }
+
+  /** Give the board the height the window leaves above the bottom of the hand, then draw the
+   * layout to fit it. */
+  drawBoard(log) {
+    const box = this.main.querySelector(".layout");
+    if (!box) return;
+    const view = this.state.view;
+    const phone = window.innerWidth < 720;
+    const [least, most] = phone ? [140, 460] : [200, 640];
+    const below = this.main.querySelector(".hand-box") || this.main.querySelector(".arena");
+    // how far the bottom of the hand is above the fold (below it: negative)
+    const spare = () => window.innerHeight - (below.getBoundingClientRect().bottom + window.scrollY) - 8;
+    let height = Math.round(Math.max(least, Math.min(most, box.clientHeight + spare())));
+    box.style.height = `${height}px`;
+    if (spare() < -1 && height > least) {
+      // something beside the board grew with it (a wrapped line): take that back
+      height = Math.round(Math.max(least, height + spare()));
+      box.style.height = `${height}px`;
+    }
+    if (!view.layout.first) {
+      box.append(h("p.muted.empty", {}, t("table.empty_layout")));
+      this.laid = { round: view.round, tiles: new Set() };
+      return;
+    }
+    const lastEntry = [...log].reverse().find((e) => tilesOf(e).length);
+    const last = lastEntry ? tilesOf(lastEntry).at(-1) : null;
+    // each other seat's latest tiles, when laying them was its latest move
+    const recent = new Map();
+    for (const entry of new Map(log.map((e) => [e.seat, e])).values()) {
+      const place = this.place(entry.seat);
+      if (place !== "you") for (const tile of tilesOf(entry)) recent.set(tile, place);
+    }
     let targets = [];
     if (this.pick && this.pick.arm === undefined) {
       targets = [...new Set(this.choices().filter((c) => c.tile === this.pick.tile).map((c) => c.arm))];
     }
-    return h("div.layout", {}, drawLayout(view.layout, { width, u, targets, onArm: (arm) => this.chooseArm(arm), last }));
+    const svg = drawLayout(view.layout, {
+      width: box.clientWidth - 8,
+      height: height - 8,
+      u: phone ? 24 : 30,
+      minU: phone ? 9 : 12,
+      targets,
+      onArm: (arm) => this.chooseArm(arm),
+      last,
+      recent,
+    });
+    box.append(svg);
+    this.fly(svg, log);
+  }
+
+  /** Tiles laid since the last drawing slide in from the seat of whoever laid them. */
+  fly(svg, log) {
+    const view = this.state.view;
+    const tiles = new Set([view.layout.first, ...view.layout.arms.flatMap((a) => a.tiles)]);
+    const before = this.laid && this.laid.round === view.round ? this.laid.tiles : null;
+    this.laid = { round: view.round, tiles };
+    if (!before || reducedMotion()) return;
+    const by = new Map(log.flatMap((e) => tilesOf(e).map((tile) => [tile, e.seat])));
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width || 1;
+    for (const g of svg.querySelectorAll("g.tile[data-tile]")) {
+      const tile = g.dataset.tile;
+      if (before.has(tile) || !by.has(tile)) continue;
+      const seat = this.main.querySelector(`li.player[data-seat="${by.get(tile)}"]`);
+      const at = g.getAttribute("transform").match(/translate\(([-\d.e]+) ([-\d.e]+)\)/);
+      if (!seat || !at) continue;
+      const from = seat.getBoundingClientRect();
+      const to = g.getBoundingClientRect();
+      const dx = (from.left + from.width / 2 - (to.left + to.width / 2)) / scale;
+      const dy = (from.top + from.height / 2 - (to.top + to.height / 2)) / scale;
+      const [x, y] = [Number(at[1]), Number(at[2])];
+      svg.append(g); // above the others on its way
+      g.style.transform = `translate(${x + dx}px, ${y + dy}px)`;
+      g.getBoundingClientRect(); // the start is drawn before the move begins
+      g.classList.add("flying");
+      g.style.transform = `translate(${x}px, ${y}px)`;
+      const land = () => {
+        g.classList.remove("flying");
+        g.style.transform = "";
+      };
+      g.addEventListener("transitionend", land, { once: true });
+      setTimeout(land, FLY_MS + 200);
+    }
   }
 
   handPanel() {
@@ -472,7 +607,7 @@ export class TablePage {
       { role: "status", "data-end": round.end.kind },
       h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(round)),
       decided ? h("p.decided", {}, h("strong", {}, decided)) : null,
-      h("ul.plain", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
+      h("ul.plain.counts", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
       isRace(view.game)
         ? h("p.small.credited", {}, creditText(round, units, view.options))
         : h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),

@@ -1,0 +1,39 @@
+"""Computer players move at a person's pace: each about ``bot_delay_ms`` after the move before
+it, not within a few milliseconds (a person could not follow three moves in 50 ms)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from itertools import pairwise
+from pathlib import Path
+
+from kozel.server.club import Club
+from kozel.server.settings import Settings
+
+PACE_MS = 250
+
+
+def test_computer_players_wait_for_the_previous_move_to_be_seen(tmp_path: Path) -> None:
+    async def scenario() -> list[float]:
+        club = Club(
+            Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", bot_delay_ms=PACE_MS)
+        )
+        await club.start()
+        try:
+            row = await club.bot_game("goat", {"players": 2}, ["random", "random"], 60)
+            table = await club.open_table(row)
+            seen: dict[int, float] = {}
+            async with asyncio.timeout(30):
+                while len(seen) < 7:
+                    seen.setdefault(table.version, time.monotonic())
+                    await asyncio.sleep(0.005)
+            versions = sorted(seen)[1:]  # from the deal on: every later version is a move
+            return [seen[b] - seen[a] for a, b in pairwise(versions)]
+        finally:
+            await club.stop()
+
+    gaps = asyncio.run(scenario())
+    assert len(gaps) >= 5
+    assert min(gaps) >= PACE_MS / 1000 - 0.02, gaps
+    assert max(gaps) < 2.0, gaps  # and not much more (a loaded machine adds its own delays)
