@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from kozel.core import TILE_COUNT
 from kozel.games import GOAT
 from kozel.round import Round, deal_tiles
 from kozel.rules import Ruleset
@@ -25,8 +26,13 @@ def engine_rounds_per_second(
     while True:
         for _ in range(100):
             deal, _redeals = deal_tiles(rng, players, hand_size, rules.redeal)
-            leader, first = rules.first_leader(deal.masks)
-            rnd = Round(rules, opts, deal, leader, 1 << first)
+            if rules.uses_lot(opts):  # the lot's winner leads any tile
+                leader = rules.lot_winner(rng.sample(range(TILE_COUNT), players))
+                lead_mask = deal.masks[leader]
+            else:
+                leader, first = rules.first_leader(deal.masks)
+                lead_mask = 1 << first
+            rnd = Round(rules, opts, deal, leader, lead_mask)
             while rnd.end is None:
                 moves = rnd.legal_moves()
                 rnd.push(moves[int(pick() * len(moves))])

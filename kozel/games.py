@@ -13,6 +13,15 @@ from kozel.core import DOUBLE_OF, DOUBLES_MASK, InvalidOption, pips_of
 from kozel.game import Game
 from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
 from kozel.rules import NON_DOUBLES, Ruleset, by_pips_ascending, by_pips_descending
+from kozel.scoring.bergen import BergenOptions, BergenScoring, block_winner
+from kozel.scoring.end_count import (
+    HAND_SIZES,
+    AllFivesScoring,
+    AllThreesScoring,
+    EndCountOptions,
+    TelephoneScoring,
+    ThreesFivesScoring,
+)
 from kozel.scoring.goat import FISH_MODES, LEAD_BY, FishMode, GoatOptions, GoatScoring
 from kozel.scoring.race import RaceOptions, RaceScoring
 from kozel.scoring.sea_goat import SeaGoatOptions, SeaGoatScoring
@@ -308,7 +317,210 @@ SEA_GOAT = Ruleset(
     hand_count=sea_goat_count,
 )
 
-GAMES: dict[str, Ruleset] = {r.id: r for r in (GOAT, DONKEY, DRAW, BLOCK, CLASSIC, SEA_GOAT)}
+
+# --- the games that score during play: the end-count games and Bergen -----------------------
+
+
+def _spinner_arms_count() -> OptionSpec:
+    return OptionSpec(
+        "spinner_arms_count",
+        "bool",
+        True,
+        "once both line sides of the spinner are covered, its unplayed cross arms count its "
+        "value (false: nothing)",
+    )
+
+
+_END_COUNT_FIXED: dict[str, Any] = {
+    "spinner_arms_count": True,
+    "bonus_divisor": 5,
+    "doubles_at_once": False,
+    "hand_sizes": "standard",
+    "spinner": True,
+    "keep_last": False,
+    "draw_when_able": False,
+}
+"""The end-count options a game does not offer, as it plays them (§8.5 item 4)."""
+
+
+def _end_count(offered: tuple[OptionSpec, ...], **fields: Any) -> Ruleset:
+    """An end-count game (§6): a race whose lays score for the end sum; each game offers some
+    of :class:`EndCountOptions` and fixes the others."""
+    names = {spec.name for spec in offered}
+    fixed = {k: v for k, v in _END_COUNT_FIXED.items() if k not in names}
+    return _race(
+        options_type=EndCountOptions,
+        option_specs=(PLAYERS, TEAMS, *offered),
+        fixed={**fixed, **fields.pop("fixed", {})},
+        **fields,
+    )
+
+
+_FIVE_EACH = {2: 5, 3: 5, 4: 5}
+_SEVEN_EACH = {2: 7, 3: 7, 4: 7}
+_THREES_FIVES_HANDS: dict[str, dict[int, int]] = {
+    "standard": _DRAW_HANDS,
+    "seven": _SEVEN_EACH,
+    "by_players": {2: 7, 3: 6, 4: 5},
+}
+
+
+def _threes_fives_hand_size(opts: Options) -> int:
+    assert isinstance(opts, EndCountOptions)
+    return _THREES_FIVES_HANDS[opts.hand_sizes][opts.players]
+
+
+ALL_FIVES = _end_count(
+    (
+        OptionSpec(
+            "target",
+            "int",
+            100,
+            "points that win the game (checked at the end of a hand; 250 and 500 are common)",
+            minimum=1,
+            maximum=MAX_POINTS,
+            rated_minimum=rated_least(100),
+        ),
+        OptionSpec(
+            "bonus_divisor",
+            "choice",
+            5,
+            "the hand's bonus, rounded to the nearest 5, is divided by this (1: in full)",
+            choices=(5, 1),
+        ),
+        _spinner_arms_count(),
+    ),
+    id="all_fives",
+    title="All Fives / Muggins («Пятёрочка»)",
+    summary="Score the end sum whenever it is a multiple of 5; the first double is a spinner; "
+    "the hand's winner scores the others' counts in fives; first to 100 wins.",
+    scoring=AllFivesScoring,
+    first_lead_order=(),
+    lot="lowest",
+    hand_sizes=_DRAW_HANDS,
+    spinner=True,
+)
+
+TELEPHONE = _end_count(
+    (
+        _target(61),
+        OptionSpec(
+            "doubles_at_once",
+            "bool",
+            False,
+            "up to four doubles laid in one turn, one per arm",
+        ),
+    ),
+    id="telephone",
+    title="Telephone / Houses («Телефон», «Домики»)",
+    summary="A fifth of the end sum when it is a multiple of 5; the first double is the house "
+    "(four sides); the hand's winner scores the others' counts in fifths; first to 61 wins.",
+    scoring=TelephoneScoring,
+    fixed={"spinner_arms_count": False},
+    first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_descending(NON_DOUBLES)),
+    hand_sizes=_SEVEN_EACH,
+    spinner=True,
+    multi_doubles_option="doubles_at_once",
+)
+
+ALL_THREES = _end_count(
+    (_target(100), _spinner_arms_count()),
+    id="all_threes",
+    title="All Threes",
+    summary="Score the end sum whenever it is a multiple of 3; the first double is a spinner; "
+    "the hand's winner scores the others' counts in threes; first to 100 wins.",
+    scoring=AllThreesScoring,
+    first_lead_order=(),
+    lot="heaviest",
+    hand_sizes=_FIVE_EACH,
+    spinner=True,
+)
+
+THREES_FIVES = _end_count(
+    (
+        _target(251),
+        OptionSpec(
+            "hand_sizes",
+            "choice",
+            "standard",
+            "tiles dealt: standard (2 players 7, 3-4 players 5), seven for all, or by_players "
+            "(2 → 7, 3 → 6, 4 → 5)",
+            choices=HAND_SIZES,
+        ),
+        OptionSpec(
+            "spinner",
+            "bool",
+            False,
+            "the highest double dealt leads and is a spinner (no lot)",
+        ),
+        OptionSpec(
+            "keep_last",
+            "bool",
+            False,
+            "the last tiles are never drawn: 2 with 2 players, 1 with 3 or 4",
+        ),
+        OptionSpec(
+            "draw_when_able",
+            "bool",
+            False,
+            "a player may draw although a tile fits",
+        ),
+    ),
+    id="threes_fives",
+    title="Threes and Fives",
+    summary="An end sum that is a multiple of 3 scores itself, and again if it is a multiple "
+    "of 5; the hand's winner scores the others' counts; first to 251 wins.",
+    scoring=ThreesFivesScoring,
+    first_lead_order=(*_DOUBLES_FROM_SIX, *by_pips_descending(NON_DOUBLES)),
+    lot="heaviest",
+    lot_unless="spinner",
+    hand_size_of=_threes_fives_hand_size,
+    spinner_option="spinner",
+    draw_when_able_option="draw_when_able",
+)
+
+BERGEN = _race(
+    id="bergen",
+    title="Bergen",
+    summary="Score 2 for leading a double or a double-header, 3 for a triple-header, 2 for "
+    "the hand; draw one tile when stuck; first to 15 (2 players) or 10 wins.",
+    option_specs=(
+        PLAYERS,
+        TEAMS,
+        OptionSpec(
+            "target",
+            "int",
+            0,
+            "points that win the game (0: 15 with 2 players, 10 with 3 or 4)",
+            minimum=0,
+            maximum=MAX_POINTS,
+            rated_minimum=rated_least(10),
+        ),
+    ),
+    options_type=BergenOptions,
+    scoring=BergenScoring,
+    first_lead_order=(*_DOUBLES_FROM_ZERO, *by_pips_ascending(NON_DOUBLES)),
+    hand_sizes={2: 6, 3: 6, 4: 5},
+    one_draw_a_turn=True,
+    fish_winner=block_winner,
+)
+
+GAMES: dict[str, Ruleset] = {
+    r.id: r
+    for r in (
+        GOAT,
+        DONKEY,
+        DRAW,
+        BLOCK,
+        CLASSIC,
+        SEA_GOAT,
+        ALL_FIVES,
+        TELEPHONE,
+        ALL_THREES,
+        THREES_FIVES,
+        BERGEN,
+    )
+}
 """Every game of the club by id (each one a :class:`kozel.game.Game`)."""
 
 

@@ -45,13 +45,15 @@ class OptionSpec:
         low, high = self.rated_minimum, self.rated_maximum
         if low is not None and high is not None:
             return f"{low}..{high}"
-        if low is not None:
-            return f">= {low}"
+        if low is not None:  # a default below the bound is rated too (Bergen's target 0)
+            below = isinstance(self.default, int) and self.default < low
+            return f"{self.default} or >= {low}" if below else f">= {low}"
         return f"<= {high}" if high is not None else ""
 
     def rated_problem(self, value: OptionValue) -> str:
-        """Why a game with this value cannot be rated, or ``""`` when it can."""
-        if not isinstance(value, int) or isinstance(value, bool):
+        """Why a game with this value cannot be rated, or ``""`` when it can. The default is
+        always rated (Bergen's target 0, "by the number of players", lies below its bound)."""
+        if not isinstance(value, int) or isinstance(value, bool) or value == self.default:
             return ""
         low, high = self.rated_minimum, self.rated_maximum
         if (low is not None and value < low) or (high is not None and value > high):

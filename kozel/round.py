@@ -193,6 +193,7 @@ class Round:
         "_line",
         "_no_fit_at",
         "deal",
+        "draw_when_able",
         "drawable",
         "drawn",
         "end",
@@ -206,6 +207,7 @@ class Round:
         "lead_mask",
         "leader",
         "multi_doubles",
+        "one_draw",
         "opts",
         "players",
         "rules",
@@ -239,6 +241,10 @@ class Round:
         """The first double laid is a spinner (arms 2 and 3)."""
         self.multi_doubles = rules.has_multi_doubles(opts)
         """Several doubles may be laid in one turn."""
+        self.draw_when_able = rules.may_draw_when_able(opts)
+        """A draw is legal although a tile fits (Threes and Fives' ``draw_when_able``)."""
+        self.one_draw = rules.one_draw_a_turn
+        """A player who cannot play draws one tile at most, then lays it or knocks (Bergen)."""
         self._line = not (self.spinner_rule or self.multi_doubles or rules.closing)
         self._arms = _CROSS_ARMS if self.spinner_rule else _LINE_ARMS
         self._no_fit_at = -1
@@ -316,11 +322,22 @@ class Round:
             if moves and self.multi_doubles and doubles & (doubles - 1):  # two or more
                 moves.extend(self._double_sets(hand))
         if moves:
+            if self.draw_when_able and self.drawn < self.drawable:
+                moves.append(DRAW)
             return moves
         # Remember that nothing fits in this position (the history grows with every move), so
         # that pushing the draw or knock just offered skips checking it again.
         self._no_fit_at = len(self.history)
-        return [DRAW] if self.drawn < self.drawable else [KNOCK]
+        return [DRAW] if self.may_draw() else [KNOCK]
+
+    def may_draw(self) -> bool:
+        """True when the bazaar has a drawable tile for the seat to move and the rules let it
+        draw once more this turn (Bergen draws one tile a turn)."""
+        return self.drawn < self.drawable and not (self.one_draw and self._drew_this_turn())
+
+    def _drew_this_turn(self) -> bool:
+        history = self.history
+        return bool(history) and history[-1][0] == self.turn and type(history[-1][1]) is Draw
 
     def _double_sets(self, hand: int) -> list[Move]:
         """Every way to lay two or more doubles at once, one per arm.
@@ -400,14 +417,18 @@ class Round:
         if kind is Knock:
             if self._no_fit_at != len(self.history):
                 self._check_no_fit("knock")
-            if self.drawn < self.drawable:
+            if self.may_draw():
                 raise IllegalMove(
                     f"you cannot knock: {self.bazaar_left} tiles are left in the bazaar, draw"
                 )
             self.history.append((seat, move, -1))
             self.turn = (seat + 1) % self.players
         elif kind is Draw:
-            if self._no_fit_at != len(self.history):
+            if self.one_draw and self._drew_this_turn():
+                raise IllegalMove(
+                    f"{self.rules.id} draws one tile a turn: lay it if it fits, else knock"
+                )
+            if self._no_fit_at != len(self.history) and not self.draw_when_able:
                 self._check_no_fit("draw")
             if self.drawn >= self.drawable:
                 if not self.rules.draws:

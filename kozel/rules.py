@@ -107,6 +107,15 @@ class Ruleset:
     ``spinner``: the holder of the highest double dealt leads it)."""
     fish_winner_leads: bool = False
     """After a fish the hand's winner leads the next (the races); else the fisherman."""
+    fish_winner: Callable[[Options, Sequence[int], int], int | None] | None = None
+    """The seat that wins a fish, from the hands left and the fisherman (``None``: nobody);
+    by default the lowest count (Bergen: the block's scorer)."""
+    draw_when_able_option: str | None = None
+    """The flag option that makes a draw legal although a tile fits (Threes and Fives'
+    ``draw_when_able``)."""
+    one_draw_a_turn: bool = False
+    """A player who cannot play draws one tile at most, lays it if it fits, else knocks
+    (Bergen)."""
     hand_count: Callable[[int, Options], int] = plain_count
     """The count of a hand at the end of a round (special values applied)."""
     later_lead_mask: Callable[[int, Options], int] = whole_hand
@@ -131,6 +140,15 @@ class Ruleset:
         return self.multi_doubles or bool(
             self.multi_doubles_option and getattr(opts, self.multi_doubles_option)
         )
+
+    def may_draw_when_able(self, opts: Options) -> bool:
+        """True when a draw is legal although a tile in hand fits, with these options."""
+        return bool(self.draw_when_able_option and getattr(opts, self.draw_when_able_option))
+
+    def draw_proves_void(self, opts: Options) -> bool:
+        """True when a draw proves that the drawer held no tile fitting an open end (false
+        where a draw is legal although a tile fits)."""
+        return not self.may_draw_when_able(opts)
 
     # --- options ------------------------------------------------------------------------------
 
@@ -238,13 +256,17 @@ class Ruleset:
         """Who leads the round after ``previous``: the player who went out (or his partner
         in Yard Goat); after a fish the fisherman, or in the races the fish's winner (in team
         play the partner with the lower count, equal: the first clockwise from the
-        fisherman), and the fisherman when the lowest count is shared."""
+        fisherman), and the fisherman when the lowest count is shared; a game with its own
+        ``fish_winner`` (Bergen) asks it."""
         end = previous.end
         if end.kind == "out":
             return (end.seat + 2) % opts.players if self.partner_leads(opts) else end.seat
         if not self.fish_winner_leads:
             return end.seat
         counts = previous.counts
+        if self.fish_winner is not None:
+            winner = self.fish_winner(opts, previous.round.hands, end.seat)
+            return end.seat if winner is None else winner
         units = [sum(counts[s] for s in opts.seats_of(u)) for u in range(opts.units)]
         low = min(units)
         if units.count(low) > 1:

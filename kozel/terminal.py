@@ -303,6 +303,8 @@ class TerminalGame:
             if len(legal) == 1:
                 return legal[0]
             raise ValueError("type a tile, e.g. 2-5 (? lists your moves)")
+        if answer in DRAW_WORDS and DRAW in legal:  # a draw although a tile fits
+            return DRAW
         if answer in DRAW_WORDS or answer in KNOCK_WORDS:
             action = "draw" if answer in DRAW_WORDS else "knock"
             fits = sorted({TILE_NAMES[p.tile] for m in legal for p in plays_of(m)})

@@ -6,7 +6,19 @@ import random
 from collections.abc import Callable
 
 from kozel.core import InvalidOption
-from kozel.games import BLOCK, CLASSIC, DONKEY, DRAW, GOAT, SEA_GOAT
+from kozel.games import (
+    ALL_FIVES,
+    ALL_THREES,
+    BERGEN,
+    BLOCK,
+    CLASSIC,
+    DONKEY,
+    DRAW,
+    GOAT,
+    SEA_GOAT,
+    TELEPHONE,
+    THREES_FIVES,
+)
 from kozel.match import Match
 from kozel.options import Options
 from kozel.round import Round
@@ -35,7 +47,8 @@ def option_sets() -> list[tuple[Ruleset, Options]]:
 def option_matrix(rules: Ruleset) -> list[dict[str, object]]:
     """A game's option sets, generated from its declared options: the defaults, then each
     option changed alone (every other choice, the other flag, an integer a quarter of its
-    default); a set that needs another option (teams needs 4 players) gets it."""
+    default, or 5 when the default is 0); a set that needs another option (teams needs 4
+    players) gets it."""
     sets: list[dict[str, object]] = [{}]
     for spec in rules.option_specs:
         if spec.kind == "bool":
@@ -44,7 +57,7 @@ def option_matrix(rules: Ruleset) -> list[dict[str, object]]:
             values = [c for c in spec.choices if c != spec.default]
         else:
             assert isinstance(spec.default, int)
-            values = [max(spec.minimum or 0, spec.default // 4)]
+            values = [max(spec.minimum or 0, spec.default // 4) or 5]
         for value in values:
             raw: dict[str, object] = {spec.name: value}
             try:
@@ -61,6 +74,18 @@ MATRIX: list[tuple[Ruleset, dict[str, object]]] = [
     (rules, raw) for rules in NEW_GAMES for raw in option_matrix(rules)
 ]
 """The option sets of the games that came with the game protocol, from the registry."""
+
+DURING_PLAY_GAMES = (ALL_FIVES, TELEPHONE, ALL_THREES, THREES_FIVES, BERGEN)
+DURING_MATRIX: list[tuple[Ruleset, dict[str, object]]] = [
+    (rules, raw) for rules in DURING_PLAY_GAMES for raw in option_matrix(rules)
+] + [
+    (THREES_FIVES, {"players": 2, "keep_last": True, "draw_when_able": True}),
+    (THREES_FIVES, {"players": 3, "spinner": True, "hand_sizes": "by_players"}),
+    (TELEPHONE, {"players": 2, "doubles_at_once": True}),
+    (BERGEN, {"players": 4, "teams": True, "target": 3}),
+]
+"""The option sets of the games that score during play (the end-count games and Bergen): each
+option alone, and a few combinations."""
 
 
 def play_random(

@@ -12,22 +12,30 @@ from typer.testing import CliRunner
 
 from kozel.bots import Budget, ExpertBot, analyse, make_bot
 from kozel.bots.expert import LEVEL_BUDGETS
+from kozel.bots.greedy import GreedyBot
 from kozel.bots.kernel import supports
-from kozel.bots.sampling import Sampler, known_voids
+from kozel.bots.sampling import Sampler, known_voids, lacked_values
 from kozel.cli import app
-from kozel.core import FULL_MASK, InvalidOption, pips_of
+from kozel.core import DRAW as DRAW_MOVE
+from kozel.core import FULL_MASK, Draw, InvalidOption, Play, parse_tile, pips_of
 from kozel.games import DRAW
 from kozel.match import Match
 from kozel.notation import record_of, replay
+from kozel.options import Options
 from kozel.round import Round
+from kozel.rules import Ruleset
 from kozel.simulate import play_match, simulate
 from kozel.views import view_for
-from tests.randomplay import MATRIX, option_sets, play_random
+from tests.randomplay import DURING_MATRIX, MATRIX, option_sets, play_random
 
 QUICK = Budget(worlds=6, playouts=4)
 
 
-SETS = [*option_sets(), *((rules, rules.options(raw)) for rules, raw in MATRIX)]
+SETS = [
+    *option_sets(),
+    *((rules, rules.options(raw)) for rules, raw in MATRIX),
+    *((rules, rules.options(raw)) for rules, raw in DURING_MATRIX),
+]
 
 
 @pytest.mark.parametrize("index", range(len(SETS)))
@@ -71,12 +79,18 @@ def test_a_timed_expert_stops_in_time() -> None:
     assert positions == 5
 
 
-def test_sampled_worlds_respect_everything_public() -> None:
+DURING_SETS = [(rules, rules.options(raw)) for rules, raw in DURING_MATRIX]
+
+
+@pytest.mark.parametrize("sets", [option_sets(), DURING_SETS], ids=["goat-donkey", "during"])
+def test_sampled_worlds_respect_everything_public(sets: list[tuple[Ruleset, Options]]) -> None:
     """Hand sizes, the bazaar and reserve sizes, unseen tiles only, and the proven voids; and
-    in the real deal the voids hold too (so the sampler's constraints are never wrong)."""
+    in the real deal the voids hold too (so the sampler's constraints are never wrong) — also
+    where a draw is legal beside a fitting tile and proves nothing, and in Bergen's one-tile
+    draws."""
     checked = 0
     rng = random.Random(1)
-    for rules, opts in option_sets():
+    for rules, opts in sets:
 
         def check(match: Match, rnd: Round) -> None:
             nonlocal checked
@@ -193,3 +207,45 @@ def test_the_expert_plays_a_game_the_kernel_does_not_know_in_pure_python() -> No
     opts = odd.options({"players": 2, "target": 20})
     match = play_match(odd, opts, [ExpertBot(1, QUICK), make_bot("greedy", 2)], 5)
     assert match.over and match.result is not None and match.result.winners
+
+
+def test_greedy_takes_the_best_immediate_score_in_the_games_that_score_during_play() -> None:
+    """In All Fives (§6.1 worked example, after 3-5): seat 1 holds 0-2 (15 on the 0) and other
+    tiles that score nothing; greedy lays the 15. It never draws while a tile fits."""
+    from kozel.games import GAMES
+    from tests.test_end_count_games import FIVES_HANDS, points_of, start
+
+    m = start("all_fives", {"players": 2}, FIVES_HANDS, lot="0-1 6-6")
+    points_of(m, "0:5-5 1:0-5@0 0:3-5@1")
+    view = view_for(m, 1)
+    assert len(view.legal_moves) > 1
+    assert str(GreedyBot(1).choose(view)) == "0-2@0"
+    rules = GAMES["threes_fives"]
+    opts = rules.options({"players": 2, "draw_when_able": True})
+
+    def never_draws_when_able(match: Match, rnd: Round) -> None:
+        moves = rnd.legal_moves()
+        if len(moves) > 1:
+            assert not isinstance(GreedyBot(2).choose(view_for(match, rnd.turn)), Draw)
+
+    for seed in range(3):
+        play_random(rules, opts, seed, never_draws_when_able)
+
+
+def test_a_draw_when_able_proves_no_void() -> None:
+    """Threes and Fives with draw_when_able: a seat that drew beside a fitting tile is not
+    known to lack the open values; without the option the same draw proves it."""
+    from kozel.games import GAMES
+    from tests.test_end_count_games import start
+
+    for able, other, lacks in (
+        (True, "1-1 1-2 1-3 1-4 1-5 1-6 2-6", 0),
+        (False, "1-1 1-2 1-3 1-4 1-5 2-2 2-3", 1 << 0 | 1 << 6),
+    ):
+        hands = ("6-6 0-1 0-2 0-3 0-4 0-5 0-6", other)
+        m = start("threes_fives", {"players": 2, "draw_when_able": able}, hands, lot="6-6 0-0")
+        m.push(Play(parse_tile("0-6")))
+        assert bool(m.round.fitting(m.round.hands[1])) is able
+        m.push(DRAW_MOVE)
+        assert lacked_values(view_for(m, 0))[1] == lacks
+        assert GAMES["threes_fives"].draw_proves_void(m.opts) is not able

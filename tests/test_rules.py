@@ -99,11 +99,14 @@ def test_a_tiny_game_is_not_rated(game: str) -> None:
     rules = get_game(game)
     length = next(s for s in rules.option_specs if s.rated_minimum is not None)
     assert length.name in ("loss_limit", "target")
-    opts = rules.options({length.name: length.minimum})
+    assert length.minimum is not None
+    # the least value that is not the default (Bergen's default target 0 means "by players")
+    tiny = length.minimum + (length.minimum == length.default)
+    opts = rules.options({length.name: tiny})
     bound = length.rated_minimum
     assert bound is not None
     assert rules.rated_problem(opts) == (
-        f"a rated game needs {length.name} >= {bound} (got {length.minimum})"
+        f"a rated game needs {length.name} {length.rated_bounds()} (got {tiny})"
     )
     assert rules.rated_problem(rules.options({length.name: bound})) == ""
     assert rules.rated_problem(rules.options({length.name: bound - 1})) != ""

@@ -2,7 +2,9 @@
 
 It sheds heavy tiles and doubles early, keeps its suits varied and the ends followable, feeds
 its partner and starves the next opponent (from the values each seat is known to lack: it
-knocked or drew while they showed), and makes a fish only when its own hand is light.
+knocked or drew while they showed), and makes a fish only when its own hand is light. In the
+games that score during play it first takes the best immediate score (going out first of
+all), and never draws while a tile fits.
 """
 
 from __future__ import annotations
@@ -19,12 +21,24 @@ from kozel.core import (
     OTHER_HALF,
     PIPS,
     SUIT_MASK,
+    Draw,
     Move,
     Play,
     PlayDoubles,
     pips_of,
 )
+from kozel.history import plays_of
 from kozel.views import SeatView
+
+OUT = 1000.0
+"""Going out ends the round in our favour."""
+POINT = 1000.0
+"""In a game that scores during play, what one point scored now is worth: more than any
+difference of hand management."""
+OUT_SCORING = 1_000_000.0
+"""Going out in a game that scores during play, before any points scored now."""
+DRAW_WHEN_ABLE = -1_000_000.0
+"""A draw offered while a tile fits (Threes and Fives' ``draw_when_able``)."""
 
 
 class GreedyBot:
@@ -44,7 +58,16 @@ class GreedyBot:
         return moves[ties[int(self.rng.random() * len(ties))]]
 
     def score(self, view: SeatView, move: Move, lacks: list[int]) -> float:
+        if isinstance(move, Draw):  # offered beside plays only where drawing when able is legal
+            return DRAW_WHEN_ABLE
         plays = move.plays if isinstance(move, PlayDoubles) else (move,)
+        points = 0.0
+        during = bool(getattr(view.rules.scoring, "scores_during_play", False))
+        if during:
+            laid_so_far = [p for _, m, _ in view.history for p in plays_of(m)]
+            spinner = view.rules.has_spinner(view.opts)
+            scoring = view.rules.scoring(view.opts)
+            points = POINT * scoring.play_points([*laid_so_far, *plays_of(move)], spinner)
         hand = view.hand_mask
         ends = [a.shows if not a.closed else -1 for a in view.arms] if view.arms else []
         arm_index = {a.number: i for i, a in enumerate(view.arms)}
@@ -64,7 +87,7 @@ class GreedyBot:
                 ends.append(LOW[t])
         rest = hand & ~laid
         if not rest:
-            return 1000.0  # going out ends the round in our favour
+            return OUT_SCORING + points if during else OUT
         score += 0.7 * sum(1 for v in range(7) if rest & SUIT_MASK[v])
         open_ends = [e for e in ends if e >= 0]
         score += 0.8 * sum(1 for e in set(open_ends) if rest & SUIT_MASK[e])
@@ -92,4 +115,4 @@ class GreedyBot:
                 if s != me and not (teams and s == (me + 2) % seats)
             ]
             score += 6.0 if mine < min(others, default=0.0) else -2.0 * mine
-        return score
+        return score + points

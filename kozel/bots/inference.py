@@ -35,6 +35,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
     lacks = [0] * players
     drew_this_turn = [False] * players
     previous = -1
+    proves = view.rules.draw_proves_void(view.opts)
     before: list[tuple[int, Move, Position | None]] = []
     for seat, move, _, layout in walk(view.history, view.rules.has_spinner(view.opts)):
         values = open_values(layout)
@@ -42,7 +43,9 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             drew_this_turn = [False] * players
             previous = seat
         if isinstance(move, Draw):
-            if drew_this_turn[seat]:
+            if not proves:  # a draw legal although a tile fits proves nothing
+                lacks[seat] = 0
+            elif drew_this_turn[seat]:
                 lacks[seat] |= values
             else:
                 lacks[seat] = values

@@ -59,11 +59,15 @@ class KernelUnsupported(ValueError):
 
 
 def supports(rules: Ruleset) -> bool:
-    """True when the kernel can play and cost rounds of this game."""
-    return rules.hand_count in COUNT_MODES and rules.scoring in (
-        GoatScoring,
-        RaceScoring,
-        SeaGoatScoring,
+    """True when the kernel can play and cost rounds of this game: it knows the game's
+    scoring and counts, and its turns draw until able (no draw while a tile fits, no
+    one-draw turns) and a fish goes to the lowest count."""
+    return (
+        rules.hand_count in COUNT_MODES
+        and rules.scoring in (GoatScoring, RaceScoring, SeaGoatScoring)
+        and rules.draw_when_able_option is None
+        and not rules.one_draw_a_turn
+        and rules.fish_winner is None
     )
 
 

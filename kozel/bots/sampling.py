@@ -3,7 +3,8 @@
 A seat sees its own hand, the table, every hand's size, the bazaar's size and the history.
 The unseen tiles are dealt to the other hands, the bazaar (in a random order) and the reserve,
 respecting what the history proves: a seat that knocked or drew held no tile of the values
-the open arms showed then.
+the open arms showed then (a draw proves it only where drawing is allowed solely without a
+fitting tile: the rules say, :meth:`~kozel.rules.Ruleset.draw_proves_void`).
 """
 
 from __future__ import annotations
@@ -30,17 +31,22 @@ def lacked_values(view: SeatView) -> list[int]:
 
     A knock adds the open values to what the seat lacks. A draw in a new turn brings tiles
     that may show earlier values, so it starts the seat's list again from the values open
-    then (the tiles drawn and kept did not fit them either).
+    then (the tiles drawn and kept did not fit them either). Where a draw is legal although a
+    tile fits (:meth:`~kozel.rules.Ruleset.draw_proves_void`), a draw proves nothing and the
+    seat's list starts empty again.
     """
     players = len(view.hand_sizes)
     lacks = [0] * players
     drew_this_turn = [False] * players
     previous = -1
+    proves = view.rules.draw_proves_void(view.opts)
     for seat, move, values in open_values(view):
         if seat != previous:
             drew_this_turn = [False] * players
             previous = seat
-        if isinstance(move, Draw) and not drew_this_turn[seat]:
+        if isinstance(move, Draw) and not proves:
+            lacks[seat] = 0
+        elif isinstance(move, Draw) and not drew_this_turn[seat]:
             lacks[seat] = values
             drew_this_turn[seat] = True
         elif isinstance(move, Draw | Knock):

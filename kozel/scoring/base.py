@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from kozel.core import Move
+from kozel.core import Move, Play
+from kozel.history import plays_of
 from kozel.options import Options
 
 if TYPE_CHECKING:
@@ -114,8 +115,15 @@ class Scoring:
         raise NotImplementedError
 
     def lay_points(self, rnd: Round, seat: int, move: Move) -> int:
-        """Points the lay just made scores for the mover's unit (games that score during
-        play override this; the match calls it after each lay)."""
+        """Points the lay just made scores for the mover's unit (the match calls it after each
+        lay in games that score during play): :meth:`play_points` of the round's tiles."""
+        plays = [p for _, m, _ in rnd.history for p in plays_of(m)]
+        return self.play_points(plays, rnd.spinner_rule)
+
+    def play_points(self, plays: Sequence[Play], spinner: bool) -> int:
+        """Points the last turn of ``plays`` scores, ``plays`` being every tile of the round so
+        far in order (the first without an arm), in a game with or without a spinner. Games
+        that score during play override this; bots ask it of moves they consider."""
         return 0
 
     def facts(

@@ -17,17 +17,14 @@ divided as the game says.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from kozel.core import Move
-from kozel.history import plays_of
+from kozel.core import Play
 from kozel.options import Options
 from kozel.scoring.ends import end_sum
 from kozel.scoring.race import RaceOptions, RaceScoring
-
-if TYPE_CHECKING:
-    from kozel.round import Round
 
 HandSizes = Literal["standard", "seven", "by_players"]
 HAND_SIZES: tuple[HandSizes, ...] = ("standard", "seven", "by_players")
@@ -76,9 +73,8 @@ class EndCountScoring(RaceScoring):
         """The points a lay scores when it leaves the end sum ``total``."""
         raise NotImplementedError
 
-    def lay_points(self, rnd: Round, seat: int, move: Move) -> int:
-        plays = [p for _, m, _ in rnd.history for p in plays_of(m)]
-        return self.lay(end_sum(plays, rnd.spinner_rule, self.end_count.spinner_arms_count))
+    def play_points(self, plays: Sequence[Play], spinner: bool) -> int:
+        return self.lay(end_sum(plays, spinner, self.end_count.spinner_arms_count))
 
 
 class AllFivesScoring(EndCountScoring):

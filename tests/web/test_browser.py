@@ -629,3 +629,16 @@ def test_every_game_is_offered_and_has_its_rules(contexts: Contexts) -> None:
     expect(page.locator("nav.tabs a[aria-current=page]")).to_have_text(ru[f"game.{first}"])
     page.goto("/rules/chess")
     expect(page.locator("h1")).to_have_text(ru["error.no_page"])
+
+
+@pytest.mark.parametrize("lang", ["ru", "bg", "uz", "en"])
+def test_every_rules_page_fits_a_phone(contexts: Contexts, lang: str) -> None:
+    """Each game's rules page, in each language, is titled with the game's name and needs no
+    sideways scrolling on a 360-px phone (examples and options are lists, not wide tables)."""
+    names = strings(lang)
+    page = contexts.page(locale=lang, viewport=PHONE)
+    for game in GAMES:
+        page.goto(f"/rules/{game}")
+        title = page.locator(f".rules-text[data-game={game}] h2")
+        expect(title).to_have_text(names[f"game.{game}"])
+        no_sideways_scroll(page)
