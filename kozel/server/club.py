@@ -250,6 +250,14 @@ class Club:
         answer = await self.forwarder.call(owner, request, self.settings.forward_timeout)
         if answer is None or "error" in answer:
             self._owners.pop(game_id, None)
+        if (
+            answer is not None
+            and answer.get("error") == "no_table"
+            and not await self._over(game_id)
+        ):
+            # the node we asked does not run the table: not yet (restarted, still claiming)
+            # or not any more (another took it over): the table is moving, it has not ended
+            return None
         return answer
 
     async def _over(self, game_id: int) -> bool:

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from kozel.notation import replay
-from kozel.server.club import Club
+from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
 from kozel.server.db import Game, GameEvent
 from kozel.server.pubsub import RedisPubSub
@@ -235,6 +235,32 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
             assert fences == sorted(fences) and fences[-1] == fence + 1
             assert stored is not None and stored.record is not None
             replay(json.loads(json.dumps(stored.record)))
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: str) -> None:
+    """The node named as a table's owner may not run it: restarted, it has not claimed it
+    yet; or another node took it over while it was down. Its ``no_table`` means the table is
+    moving (503, the client tries again), not that the game is over (404: a browser stops)."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        b.pubsub = a.pubsub  # one in-memory pub/sub: the two nodes reach each other
+        await a.start()
+        await b.start()
+        try:
+            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # a's, not run
+            with pytest.raises(ClubError) as refused:
+                await b.table_state(row.id, None)
+            assert refused.value.status == 503
+            assert (await b.submit(row.id, 0, {"knock": True}, 0)).code == "unavailable"
+            await a.open_table(row)
+            assert (await b.table_state(row.id, None))["game"] == row.id
         finally:
             await a.stop()
             await b.stop()
