@@ -346,9 +346,7 @@ def serve(
     ] = "",
     lease_seconds: Annotated[
         float,
-        typer.Option(
-            min=1.0, help="How soon another process takes over the tables of a dead one."
-        ),
+        typer.Option(min=1.0, help="How soon another process takes over the tables of a dead one."),
     ] = Settings.lease_seconds,
     admin: Annotated[
         list[str] | None,
