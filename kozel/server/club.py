@@ -101,8 +101,10 @@ class Club:
         await self.ownership.register()
         self.writer.start()
         self._loops.append(asyncio.create_task(self.forwarder.run(), name="forwarder"))
-        await self._claim_all()
+        # the lease is renewed while this node claims (claiming many tables takes a while)
         self._loops.append(asyncio.create_task(self._keep(), name="lease"))
+        await self._claim_all()
+        self._loops.append(asyncio.create_task(self._claim_gone(), name="claims"))
 
     async def stop(self) -> None:
         for task in self._loops:
@@ -139,8 +141,12 @@ class Club:
     # --- owning tables -----------------------------------------------------------------------
 
     async def _keep(self) -> None:
-        """Renew the lease and claim the tables of gone nodes, for as long as the club runs.
-        Without a renewed lease for a whole lease period, give up every table."""
+        """Renew the lease for as long as the club runs. Without a renewed lease for a whole
+        lease period, give up every table.
+
+        Nothing else runs in this loop: were the renewal to wait for claims (a few hundred
+        milliseconds each on a busy machine), a node taking over a dead node's tables would
+        let its own lease run out, and the other nodes would take its tables in turn."""
         interval = self.settings.lease_seconds / 5
         renewed = time.monotonic()
         while True:
@@ -153,7 +159,6 @@ class Club:
                     await self._give_up()
                     await self.ownership.register()
                     renewed = time.monotonic()
-                await self._claim_all()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -163,6 +168,18 @@ class Club:
                         "no lease for %.0f s: giving up every table", time.monotonic() - renewed
                     )
                     await self._give_up()
+
+    async def _claim_gone(self) -> None:
+        """Claim the tables of gone nodes, for as long as the club runs."""
+        interval = self.settings.lease_seconds / 5
+        while True:
+            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
+            try:
+                await self._claim_all()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("claiming tables failed: %s", error)
 
     async def _give_up(self) -> None:
         for game_id in list(self.tables):

@@ -34,7 +34,7 @@ from websockets.sync.client import connect
 from kozel.notation import replay
 from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
-from kozel.server.db import Game, GameEvent
+from kozel.server.db import Game, GameEvent, Node
 from kozel.server.pubsub import RedisPubSub
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
@@ -238,6 +238,45 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
         finally:
             await a.stop()
             await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_lease_is_renewed_while_tables_are_claimed(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claiming a gone node's tables takes a while on a busy machine; the node's own lease
+    must not wait for it, or the other nodes would take this node's tables in turn."""
+
+    async def seen(club: Club) -> int:
+        async with club.sessions() as session:
+            stamp = await session.scalar(select(Node.seen_ms).where(Node.name == club.node))
+        assert stamp is not None
+        return stamp
+
+    async def scenario() -> None:
+        gone = Club(Settings(db_url=db_url, node="gone", lease_seconds=60))
+        await gone.start()
+        await gone.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # left to claim
+        await gone.stop()
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1))
+
+        async def slow_claim(candidate: Claimable) -> None:
+            await asyncio.sleep(3)
+
+        monkeypatch.setattr(a, "_claim", slow_claim)
+        starting = asyncio.create_task(a.start())
+        try:
+            async with asyncio.timeout(10):
+                while "a" not in [n["name"] for n in (await a.ownership.overview())["nodes"]]:
+                    await asyncio.sleep(0.05)
+                registered = await seen(a)
+                await asyncio.sleep(1.5)  # longer than the lease, while the claim goes on
+                assert not starting.done()
+                assert await seen(a) > registered
+                await starting
+        finally:
+            await a.stop()
 
     asyncio.run(scenario())
 
