@@ -133,7 +133,10 @@ class Table:
         limit = float(self.seconds_per_move)
         deadline = (last_event_at or time.time()) + limit
         self._arm(max(deadline, time.time() + min(grace, limit)))
-        await self._publish()
+        try:
+            await self._publish()
+        except Exception:  # the table runs: clients get its state when they (re)connect
+            log.exception("table %s: publishing its state on starting failed", self.id)
 
     async def stop(self) -> None:
         if self._timer is not None:

@@ -281,6 +281,36 @@ def test_the_lease_is_renewed_while_tables_are_claimed(
     asyncio.run(scenario())
 
 
+def test_a_table_is_taken_over_while_the_pubsub_is_away(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose state cannot be published on starting runs all the same (its players
+    get the state when they reconnect); the claim and the node's start do not fail."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        await a.start()
+        row = await a.bot_game("goat", {"loss_limit": 101}, ["greedy"], 60)
+        table = await a.open_table(row)
+        async with asyncio.timeout(30):
+            while table.version < 3:
+                await asyncio.sleep(0.01)
+        await a.stop()
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+
+        async def away(channel: str, message: str) -> None:
+            raise ConnectionError("the pub/sub is away")
+
+        monkeypatch.setattr(b.pubsub, "publish", away)
+        await b.start()
+        try:
+            assert b.tables[row.id].status == "playing"
+        finally:
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: str) -> None:
     """The node named as a table's owner may not run it: restarted, it has not claimed it
     yet; or another node took it over while it was down. Its ``no_table`` means the table is
