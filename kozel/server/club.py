@@ -170,16 +170,34 @@ class Club:
                     await self._give_up()
 
     async def _claim_gone(self) -> None:
-        """Claim the tables of gone nodes, for as long as the club runs."""
+        """Claim the tables of gone nodes, and drop those another node has claimed from this
+        one, for as long as the club runs."""
         interval = self.settings.lease_seconds / 5
         while True:
             await asyncio.sleep(interval * random.uniform(0.8, 1.2))
             try:
+                await self._drop_taken()
                 await self._claim_all()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 log.warning("claiming tables failed: %s", error)
+
+    async def _drop_taken(self) -> None:
+        """Stop this node's copies of tables that another node has claimed since.
+
+        This node's lease can lapse without it noticing (a pause, a starved machine: the
+        renewal comes late but succeeds). A copy learns that its table is gone only when it
+        next stores an event; until then it would serve syncs and new sockets an old state
+        and refuse every newer move as stale, and a player connected here would wait for
+        a turn that has passed, until a clock ran out."""
+        if not self.tables:
+            return
+        for game_id, fence in (await self.ownership.fences(list(self.tables))).items():
+            table = self.tables.get(game_id)
+            if table is not None and fence > table.fence:
+                log.warning("table %s: another node claimed it; this copy stops", game_id)
+                table.lose()
 
     async def _give_up(self) -> None:
         for game_id in list(self.tables):

@@ -142,6 +142,12 @@ class Ownership:
                 return None
             return await session.get(Game, game_id)
 
+    async def fences(self, game_ids: list[int]) -> dict[int, int]:
+        """The fencing token each of these tables holds now."""
+        async with self.sessions() as session:
+            rows = await session.execute(select(Game.id, Game.fence).where(Game.id.in_(game_ids)))
+            return {game_id: fence for game_id, fence in rows}
+
     async def owner_of(self, game_id: int) -> str | None:
         """The live node that owns an unfinished table, or ``None``."""
         stale = now_ms() - self.lease_ms

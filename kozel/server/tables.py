@@ -211,7 +211,7 @@ class Table:
                         command.done.set_result(reply)
             except Fenced:
                 log.warning("table %s: another process owns it now; this copy stops", self.id)
-                self._lose()
+                self.lose()
                 if isinstance(command, _MoveCommand) and not command.done.done():
                     command.done.set_result(Reply(False, "unavailable", MOVED))
             except Exception:  # a table outlives one failed command: nothing was applied
@@ -223,7 +223,7 @@ class Table:
                 elif self._needs_deal():
                     asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, _Deal())
 
-    def _lose(self) -> None:
+    def lose(self) -> None:
         """Another process owns the table: stop the clock and the bots, answer nothing more."""
         self.status = "lost"
         if self._timer is not None:

@@ -31,6 +31,7 @@ from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from kozel.games import get_game
 from kozel.notation import replay
 from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
@@ -330,6 +331,48 @@ def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: s
             assert (await b.submit(row.id, 0, {"knock": True}, 0)).code == "unavailable"
             await a.open_table(row)
             assert (await b.table_state(row.id, None))["game"] == row.id
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_copy_whose_table_was_claimed_stops_without_writing(db_url: str) -> None:
+    """Node A's lease lapsed unnoticed and B claimed A's table, whose player is to move: A's
+    copy stores nothing more (the player moves at B), so no refused write tells it. It must
+    stop all the same, or it would serve its old state to every socket on A."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        await a.start()
+        await b.start()
+        try:
+            rules = get_game("goat")
+            async with a.sessions() as session, session.begin():
+                row = Game(
+                    game="goat",
+                    options=rules.options_dict(rules.options({"players": 2})),
+                    seats=[{"user": 1, "name": "alice"}, {"bot": "greedy"}],
+                    seconds_per_move=60,
+                    rated=False,
+                    status="playing",
+                    version=0,
+                    owner="a",
+                    fence=0,
+                )
+                session.add(row)
+            table_a = await a.open_table(row)
+            async with asyncio.timeout(30):
+                while table_a.match.to_move != 0:  # alice's turn: A writes nothing now
+                    await asyncio.sleep(0.01)
+            assert await b._claim(Claimable(row.id, table_a.fence, "a")) is not None
+            async with asyncio.timeout(5):
+                while row.id in a.tables:
+                    await asyncio.sleep(0.05)
+            assert table_a.status == "lost"
+            assert b.tables[row.id].version == table_a.version
         finally:
             await a.stop()
             await b.stop()
