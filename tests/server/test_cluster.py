@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -196,6 +196,34 @@ async def check_fences(db_url: str, game_id: int) -> None:
     assert fences == sorted(fences) and fences[0] >= 1
 
 
+async def lapse(club: Club) -> None:
+    """The node's lease runs out as if it had paused: its last renewal is long ago."""
+    async with club.sessions() as session, session.begin():
+        await session.execute(update(Node).where(Node.name == club.node).values(seen_ms=0))
+
+
+def test_a_claim_checks_the_owner_lease_again(db_url: str) -> None:
+    """A claimer works through a list of tables made a while ago; an owner that was late
+    once and has renewed its lease since keeps its table."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        await a.start()
+        await b.start()
+        try:
+            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
+            assert await b.ownership.claim(row.id, row.fence) is None  # a's lease is fresh
+            await lapse(a)
+            claimed = await b.ownership.claim(row.id, row.fence)
+            assert claimed is not None and claimed.owner == "b"
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
     """Process A runs a table; process B takes it over while A still runs it (A paused past
     its lease, say). A's next write is refused, its copy stops, B finishes the game."""
@@ -214,6 +242,7 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
             async with a.sessions() as session:
                 fence = await session.scalar(select(Game.fence).where(Game.id == row.id))
             assert fence is not None
+            await lapse(a)
             table_b = await b._claim(Claimable(row.id, fence, "a"))
             assert table_b is not None
             async with asyncio.timeout(60):
@@ -367,6 +396,8 @@ def test_a_copy_whose_table_was_claimed_stops_without_writing(db_url: str) -> No
             async with asyncio.timeout(30):
                 while table_a.match.to_move != 0:  # alice's turn: A writes nothing now
                     await asyncio.sleep(0.01)
+            next(t for t in a._loops if t.get_name() == "lease").cancel()  # A's renewals stop
+            await lapse(a)
             assert await b._claim(Claimable(row.id, table_a.fence, "a")) is not None
             async with asyncio.timeout(5):
                 while row.id in a.tables:
