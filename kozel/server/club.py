@@ -70,7 +70,7 @@ def _aware(stamp: datetime) -> datetime:
 class Club:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.db_url)
+        self.engine = make_engine(settings.db_url, settings.db_connections)
         self.sessions = sessionmaker(self.engine)
         self.pubsub: PubSub = make_pubsub(settings.pubsub_url)
         """Namespaced with the club's id once the club has started."""

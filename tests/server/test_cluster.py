@@ -35,7 +35,7 @@ from kozel.games import get_game
 from kozel.notation import replay
 from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
-from kozel.server.db import Game, GameEvent, Node
+from kozel.server.db import Game, GameEvent, Node, make_engine
 from kozel.server.pubsub import RedisPubSub
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
@@ -194,6 +194,13 @@ async def check_fences(db_url: str, game_id: int) -> None:
         )
     await club.engine.dispose()
     assert fences == sorted(fences) and fences[0] >= 1
+
+
+def test_a_process_holds_at_most_its_share_of_postgresql_connections() -> None:
+    """Three processes at 40 connections each exceeded PostgreSQL's default 100 clients: a
+    process restarted during a storm of reconnections failed to start."""
+    engine = make_engine("postgresql://kozel@127.0.0.1/club", 25)
+    assert engine.pool.size() + engine.pool._max_overflow == 25  # type: ignore[attr-defined]
 
 
 async def lapse(club: Club) -> None:
