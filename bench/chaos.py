@@ -69,6 +69,10 @@ long it connects again."""
 START_TIMEOUT = 60.0
 HTTP_TIMEOUT = 10.0
 SETUP_CONCURRENCY = 8
+SETUP_TIMEOUT = 300.0
+START_ATTEMPTS = 5
+DB_CONNECTIONS = 20
+"""Per process: three stay well below PostgreSQL's default limit of 100 clients."""
 ADMIN = "chaosadmin"
 SERVE = (
     "import logging; logging.basicConfig(level=logging.INFO, "
@@ -158,6 +162,7 @@ class Node:
         command = [sys.executable, "-c", SERVE, "serve", "--host", HOST, "--port", str(self.port)]
         command += ["--db", self.db_url, "--pubsub", self.redis_url, "--node", self.name]
         command += ["--lease-seconds", str(LEASE_SECONDS), "--admin", ADMIN]
+        command += ["--db-connections", str(DB_CONNECTIONS)]
         # every scripted player comes from this one address: lift the per-address limits
         command += ["--guests-per-minute", "1000000", "--registrations-per-minute", "1000000"]
         self.proc = subprocess.Popen(
@@ -168,7 +173,8 @@ class Node:
         async with httpx.AsyncClient(timeout=2) as http:
             while True:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"{self.name} exited; see {self.workdir}")
+                    self.proc = None
+                    raise RuntimeError(f"exited: {self.last_words()}")
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{self.name} did not start in {START_TIMEOUT:.0f} s")
                 with contextlib.suppress(httpx.HTTPError):
@@ -176,6 +182,10 @@ class Node:
                     break
                 await asyncio.sleep(0.1)
         self.up = True
+
+    def last_words(self) -> str:
+        lines = (self.workdir / f"{self.name}-{self.starts}.log").read_text(errors="replace")
+        return ([line for line in lines.splitlines() if line.strip()] or ["nothing"])[-1][:200]
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, the lease is not given back."""
@@ -211,6 +221,8 @@ class Figures:
     """The longest a seat waited from sending a move to seeing it acknowledged."""
     unowned: list[float] = field(default_factory=list)
     """Per table whose owner was killed: seconds until another owner claimed it."""
+    failed_starts: list[str] = field(default_factory=list)
+    """Processes that exited while starting, and why (then started again)."""
     claims_seen: int = 0
     """Changes of owner seen while polling, beyond each game's first claim."""
     claims_from_live: int = 0
@@ -546,8 +558,8 @@ class Chaos:
         self.owners: dict[int, tuple[str | None, int]] = {}
         """Each unfinished game's owner and fencing token, as last polled."""
         self.orphaned: dict[int, tuple[float, int]] = {}
-        self.killed_at: dict[str, float] = {}
         """Games whose owner was killed: when, and the token it held."""
+        self.killed_at: dict[str, float] = {}
         self.started = time.monotonic()
 
     def pick_node(self) -> Node:
@@ -568,52 +580,83 @@ class Chaos:
 
     async def run(self) -> list[str]:
         await self.redis.start()
-        await asyncio.gather(*(node.start() for node in self.nodes))
+        await asyncio.gather(*(self.start(node) for node in self.nodes))
         engine = create_async_engine(self.db_url)
         tables = [Table(self, i) for i in range(self.args.tables)]
+        players: list[asyncio.Task[None]] = []
+        helpers: list[asyncio.Task[None]] = []
         failures: list[str] = []
         try:
             players = [asyncio.create_task(table.run()) for table in tables]
-            poller = asyncio.create_task(self.poll_owners(engine))
-            progress = asyncio.create_task(self.progress())
+            helpers = [
+                asyncio.create_task(self.poll_owners(engine)),
+                asyncio.create_task(self.progress()),
+            ]
             self.started = time.monotonic()
             try:
+                await self.opened(players)
+                self.event(f"{self.args.tables} tables open: the chaos begins")
                 await self.chaos()
             finally:
                 self.stopping = True
                 for node in self.nodes:  # every process up again for the end
                     if not node.up:
-                        await node.start()
+                        await self.start(node)
                 if self.redis.proc is None:
                     await self.redis.start()
             self.deadline = time.monotonic() + self.args.finish_seconds
             done, waiting = await asyncio.wait(players, timeout=self.args.finish_seconds + 15)
-            for task in waiting:
-                task.cancel()
-            await asyncio.gather(*waiting, return_exceptions=True)
             for task in done:
                 error = task.exception()
                 if error is not None:
                     failures.append(f"a table stopped: {error!r}")
             if waiting:
                 failures.append(f"{len(waiting)} tables still going after the deadline")
-            poller.cancel()
-            progress.cancel()
-            await asyncio.gather(poller, progress, return_exceptions=True)
+            for task in helpers:
+                task.cancel()
             self.line(final=True)
             failures += await self.check(engine)
         finally:
+            for task in [*players, *helpers]:
+                task.cancel()
+            await asyncio.gather(*players, *helpers, return_exceptions=True)
             for table in tables:
                 await table.close()
             await self.transport.aclose()
             await engine.dispose()
         return failures
 
+    async def start(self, node: Node) -> None:
+        """Start a process, and again (as a supervisor would) when it fails to start."""
+        for _ in range(START_ATTEMPTS):
+            try:
+                await node.start()
+                return
+            except RuntimeError as error:
+                self.figures.failed_starts.append(f"{node.name}: {error}")
+                self.event(f"{node.name} did not start: {error}")
+                node.kill()
+                await asyncio.sleep(1)
+        raise Failure(f"{node.name} did not start in {START_ATTEMPTS} attempts")
+
+    async def opened(self, players: list[asyncio.Task[None]]) -> None:
+        """Wait (bounded) until every table has opened its first game."""
+        deadline = time.monotonic() + SETUP_TIMEOUT
+        while self.figures.games < self.args.tables:
+            failed = [task for task in players if task.done()]
+            if failed:
+                await failed[0]  # raises what stopped it
+                raise Failure("a table stopped before its first game")
+            if time.monotonic() > deadline:
+                raise Failure(f"only {self.figures.games} tables open after {SETUP_TIMEOUT} s")
+            await asyncio.sleep(0.2)
+
     async def chaos(self) -> None:
-        """Kill a random process every few seconds and start it again a moment later (while
-        it starts, another may be killed; one is always up); restart Redis once, halfway."""
-        end = self.started + self.args.seconds
-        redis_at = self.started + self.args.seconds / 2
+        """Kill a random process every few seconds and start it again a moment later (one
+        process is down at a time); restart Redis once, halfway."""
+        begun = time.monotonic()
+        end = begun + self.args.seconds
+        redis_at = begun + self.args.seconds / 2
         restarts: list[asyncio.Task[None]] = []
         try:
             while True:
@@ -630,9 +673,8 @@ class Chaos:
                     await self.redis.start()
                     self.event("redis up")
                     continue
-                up = [node for node in self.nodes if node.up]
-                if len(up) > 1:
-                    node = self.rng.choice(up)
+                if all(node.up for node in self.nodes):
+                    node = self.rng.choice(self.nodes)
                     self.kill(node)
                     restarts.append(asyncio.create_task(self.restart(node)))
         finally:
@@ -650,7 +692,7 @@ class Chaos:
     async def restart(self, node: Node) -> None:
         await asyncio.sleep(self.rng.uniform(0.2, 3.0))
         self.event(f"{node.name} starting")
-        await node.start()
+        await self.start(node)
         self.event(f"{node.name} up")
 
     async def poll_owners(self, engine: AsyncEngine) -> None:
@@ -818,6 +860,7 @@ class Chaos:
             "median_unowned_s": round(unowned[len(unowned) // 2], 2) if unowned else None,
             "max_move_wait_s": round(f.max_move_wait, 2),
             "errors": dict(f.errors.most_common()),
+            "failed_starts": f.failed_starts,
             "server_log": server_log_summary(self.workdir),
             "failures": failures,
         }
@@ -857,8 +900,8 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     started = time.monotonic()
     try:
         failures = await chaos.run()
-    except Failure as error:
-        failures = [str(error)]
+    except Exception as error:  # the run broke off: say why, with the figures so far
+        failures = [f"the run stopped: {error!r}"]
     finally:
         for node in chaos.nodes:
             node.kill()
@@ -914,6 +957,7 @@ def main() -> None:
         f"at most {result['max_move_wait_s']} s"
     )
     print(f"errors seen by the players: {result['errors'] or 'none'}")
+    print(f"processes that failed to start: {result['failed_starts'] or 'none'}")
     print(f"exceptions in the servers' logs: {result['server_log'] or 'none'}")
     for failure in result["failures"]:
         print(f"FAILED: {failure}")
