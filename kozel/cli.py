@@ -327,6 +327,14 @@ def serve(
         ),
     ] = DEFAULT_DB,
     pubsub: Annotated[str, typer.Option(help="memory:// or redis://host:port/db")] = "memory://",
+    db_connections: Annotated[
+        int,
+        typer.Option(
+            min=2,
+            help="Connections to PostgreSQL this process may hold; all the club's processes "
+            "together must stay below PostgreSQL's max_connections (100 by default).",
+        ),
+    ] = Settings.db_connections,
     secure_cookies: Annotated[
         bool,
         typer.Option(
@@ -389,6 +397,7 @@ def serve(
     settings = Settings(
         db_url=db,
         pubsub_url=pubsub,
+        db_connections=db_connections,
         secure_cookies=secure_cookies,
         guests_per_minute=guests_per_minute,
         registrations_per_minute=registrations_per_minute,

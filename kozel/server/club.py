@@ -71,7 +71,7 @@ def _aware(stamp: datetime) -> datetime:
 class Club:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.db_url)
+        self.engine = make_engine(settings.db_url, settings.db_connections)
         self.sessions = sessionmaker(self.engine)
         self.pubsub: PubSub = make_pubsub(settings.pubsub_url)
         """Namespaced with the club's id once the club has started."""
@@ -103,8 +103,10 @@ class Club:
         await self.ownership.register()
         self.writer.start()
         self._loops.append(asyncio.create_task(self.forwarder.run(), name="forwarder"))
-        await self._claim_all()
+        # the lease is renewed while this node claims (claiming many tables takes a while)
         self._loops.append(asyncio.create_task(self._keep(), name="lease"))
+        await self._claim_all()
+        self._loops.append(asyncio.create_task(self._claim_gone(), name="claims"))
 
     async def stop(self) -> None:
         for task in self._loops:
@@ -141,8 +143,12 @@ class Club:
     # --- owning tables -----------------------------------------------------------------------
 
     async def _keep(self) -> None:
-        """Renew the lease and claim the tables of gone nodes, for as long as the club runs.
-        Without a renewed lease for a whole lease period, give up every table."""
+        """Renew the lease for as long as the club runs. Without a renewed lease for a whole
+        lease period, give up every table.
+
+        Nothing else runs in this loop: were the renewal to wait for claims (a few hundred
+        milliseconds each on a busy machine), a node taking over a dead node's tables would
+        let its own lease run out, and the other nodes would take its tables in turn."""
         interval = self.settings.lease_seconds / 5
         renewed = time.monotonic()
         while True:
@@ -155,7 +161,6 @@ class Club:
                     await self._give_up()
                     await self.ownership.register()
                     renewed = time.monotonic()
-                await self._claim_all()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -165,6 +170,36 @@ class Club:
                         "no lease for %.0f s: giving up every table", time.monotonic() - renewed
                     )
                     await self._give_up()
+
+    async def _claim_gone(self) -> None:
+        """Claim the tables of gone nodes, and drop those another node has claimed from this
+        one, for as long as the club runs."""
+        interval = self.settings.lease_seconds / 5
+        while True:
+            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
+            try:
+                await self._drop_taken()
+                await self._claim_all()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("claiming tables failed: %s", error)
+
+    async def _drop_taken(self) -> None:
+        """Stop this node's copies of tables that another node has claimed since.
+
+        This node's lease can lapse without it noticing (a pause, a starved machine: the
+        renewal comes late but succeeds). A copy learns that its table is gone only when it
+        next stores an event; until then it would serve syncs and new sockets an old state
+        and refuse every newer move as stale, and a player connected here would wait for
+        a turn that has passed, until a clock ran out."""
+        if not self.tables:
+            return
+        for game_id, fence in (await self.ownership.fences(list(self.tables))).items():
+            table = self.tables.get(game_id)
+            if table is not None and fence > table.fence:
+                log.warning("table %s: another node claimed it; this copy stops", game_id)
+                table.lose()
 
     async def _give_up(self) -> None:
         for game_id in list(self.tables):
@@ -253,6 +288,14 @@ class Club:
         answer = await self.forwarder.call(owner, request, self.settings.forward_timeout)
         if answer is None or "error" in answer:
             self._owners.pop(game_id, None)
+        if (
+            answer is not None
+            and answer.get("error") == "no_table"
+            and not await self._over(game_id)
+        ):
+            # the node we asked does not run the table: not yet (restarted, still claiming)
+            # or not any more (another took it over): the table is moving, it has not ended
+            return None
         return answer
 
     async def _over(self, game_id: int) -> bool:

@@ -130,17 +130,36 @@ class Ownership:
             return [Claimable(*row) for row in rows]
 
     async def claim(self, game_id: int, fence: int) -> Game | None:
-        """Take the table if its token is still ``fence``: the row under the new token, or
-        ``None`` when another node was first."""
+        """Take the table if its token is still ``fence`` and its owner still may be taken
+        from (gone, or this node, or none): the row under the new token, or ``None`` when
+        another node was first or the owner has renewed its lease since.
+
+        The lease is checked again here, not only when the table was listed: claims take a
+        while, and a node that missed one renewal must not lose every table it has to a
+        claimer working through an old list."""
+        alive = (
+            select(Node.name)
+            .where(Node.name == Game.owner, Node.seen_ms >= now_ms() - self.lease_ms)
+            .exists()
+        )
         async with self.sessions() as session, session.begin():
             result = await session.execute(
                 update(Game)
-                .where(and_(Game.id == game_id, Game.fence == fence, Game.status == "playing"))
+                .where(
+                    and_(Game.id == game_id, Game.fence == fence, Game.status == "playing"),
+                    or_(Game.owner.is_(None), Game.owner == self.name, ~alive),
+                )
                 .values(owner=self.name, fence=fence + 1)
             )
             if not result.rowcount:  # type: ignore[attr-defined]
                 return None
             return await session.get(Game, game_id)
+
+    async def fences(self, game_ids: list[int]) -> dict[int, int]:
+        """The fencing token each of these tables holds now."""
+        async with self.sessions() as session:
+            rows = await session.execute(select(Game.id, Game.fence).where(Game.id.in_(game_ids)))
+            return {game_id: fence for game_id, fence in rows}
 
     async def owner_of(self, game_id: int) -> str | None:
         """The live node that owns an unfinished table, or ``None``."""

@@ -133,11 +133,13 @@ class RatingChange(Base):
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, connections: int = 40) -> AsyncEngine:
     """An async engine. SQLite gets foreign keys, a write-ahead log with ``synchronous =
     NORMAL`` (a committed move survives the server being killed; only a power cut can lose
     the last moments) and patience when another writer holds the lock. Plain ``sqlite://``
-    and ``postgresql://`` URLs get their async drivers (:func:`settings.database_url`)."""
+    and ``postgresql://`` URLs get their async drivers (:func:`settings.database_url`).
+    PostgreSQL gets a pool of at most ``connections``: every process of a club holds that
+    many at most, and PostgreSQL refuses clients beyond its ``max_connections``."""
     url = database_url(url)
     if url.startswith("sqlite"):
         # One connection: SQLite has one writer at a time anyway, and writers that queue in
@@ -155,7 +157,8 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10)
+    kept = max(1, connections // 2)
+    return create_async_engine(url, pool_size=kept, max_overflow=connections - kept)
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -81,20 +81,34 @@ class _RedisSubscription:
                 yield data.decode() if isinstance(data, bytes) else str(data)
 
 
+MAX_SUBSCRIPTIONS = 10_000
+"""Subscriptions one process may hold at once (Redis's own default limit of clients)."""
+
+
 class RedisPubSub:
-    """Fan-out through Redis PUBLISH/SUBSCRIBE."""
+    """Fan-out through Redis PUBLISH/SUBSCRIBE.
+
+    Every subscription (every open socket) holds a Redis connection of its own, taken from
+    a pool apart from the one that publishes: redis-py caps a pool at 100 connections, and a
+    process with more sockets than that could otherwise neither subscribe nor publish."""
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
 
         self.client = redis.from_url(url, socket_connect_timeout=2, health_check_interval=10)
+        self.subscriber = redis.from_url(
+            url,
+            socket_connect_timeout=2,
+            health_check_interval=10,
+            max_connections=MAX_SUBSCRIPTIONS,
+        )
 
     async def publish(self, channel: str, message: str) -> None:
         await self.client.publish(channel, message)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
-        pubsub = self.client.pubsub()
+        pubsub = self.subscriber.pubsub()
         await pubsub.subscribe(channel)
         try:
             yield _RedisSubscription(pubsub)
@@ -113,6 +127,7 @@ class RedisPubSub:
 
     async def close(self) -> None:
         await self.client.aclose()
+        await self.subscriber.aclose()
 
 
 class Namespaced:

@@ -37,6 +37,9 @@ def database_url(url: str) -> str:
 class Settings:
     db_url: str = DEFAULT_DB
     pubsub_url: str = "memory://"
+    db_connections: int = 20
+    """Connections to PostgreSQL one process may hold. PostgreSQL refuses clients beyond its
+    ``max_connections`` (100 by default): the club's processes together must stay below."""
     secure_cookies: bool = False
     """Mark cookies Secure (behind HTTPS)."""
     login_attempts_per_minute: int = 10

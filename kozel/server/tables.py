@@ -136,7 +136,10 @@ class Table:
         limit = float(self.seconds_per_move)
         deadline = (last_event_at or time.time()) + limit
         self._arm(max(deadline, time.time() + min(grace, limit)))
-        await self._publish()
+        try:
+            await self._publish()
+        except Exception:  # the table runs: clients get its state when they (re)connect
+            log.exception("table %s: publishing its state on starting failed", self.id)
 
     async def stop(self) -> None:
         if self._timer is not None:
@@ -211,7 +214,7 @@ class Table:
                         command.done.set_result(reply)
             except Fenced:
                 log.warning("table %s: another process owns it now; this copy stops", self.id)
-                self._lose()
+                self.lose()
                 if isinstance(command, _MoveCommand) and not command.done.done():
                     command.done.set_result(Reply(False, "unavailable", MOVED))
             except Exception:  # a table outlives one failed command: nothing was applied
@@ -223,7 +226,7 @@ class Table:
                 elif self._needs_deal():
                     asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, _Deal())
 
-    def _lose(self) -> None:
+    def lose(self) -> None:
         """Another process owns the table: stop the clock and the bots, answer nothing more."""
         self.status = "lost"
         if self._timer is not None:

@@ -27,14 +27,15 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from kozel.games import get_game
 from kozel.notation import replay
-from kozel.server.club import Club
+from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
-from kozel.server.db import Game, GameEvent
+from kozel.server.db import Game, GameEvent, Node, make_engine
 from kozel.server.pubsub import RedisPubSub
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
@@ -197,6 +198,41 @@ async def check_fences(db_url: str, game_id: int) -> None:
     assert fences == sorted(fences) and fences[0] >= 1
 
 
+def test_a_process_holds_at_most_its_share_of_postgresql_connections() -> None:
+    """Three processes at 40 connections each exceeded PostgreSQL's default 100 clients: a
+    process restarted during a storm of reconnections failed to start."""
+    engine = make_engine("postgresql://kozel@127.0.0.1/club", 25)
+    assert engine.pool.size() + engine.pool._max_overflow == 25  # type: ignore[attr-defined]
+
+
+async def lapse(club: Club) -> None:
+    """The node's lease runs out as if it had paused: its last renewal is long ago."""
+    async with club.sessions() as session, session.begin():
+        await session.execute(update(Node).where(Node.name == club.node).values(seen_ms=0))
+
+
+def test_a_claim_checks_the_owner_lease_again(db_url: str) -> None:
+    """A claimer works through a list of tables made a while ago; an owner that was late
+    once and has renewed its lease since keeps its table."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        await a.start()
+        await b.start()
+        try:
+            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
+            assert await b.ownership.claim(row.id, row.fence) is None  # a's lease is fresh
+            await lapse(a)
+            claimed = await b.ownership.claim(row.id, row.fence)
+            assert claimed is not None and claimed.owner == "b"
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
     """Process A runs a table; process B takes it over while A still runs it (A paused past
     its lease, say). A's next write is refused, its copy stops, B finishes the game."""
@@ -215,6 +251,7 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
             async with a.sessions() as session:
                 fence = await session.scalar(select(Game.fence).where(Game.id == row.id))
             assert fence is not None
+            await lapse(a)
             table_b = await b._claim(Claimable(row.id, fence, "a"))
             assert table_b is not None
             async with asyncio.timeout(60):
@@ -237,6 +274,145 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
             assert fences == sorted(fences) and fences[-1] == fence + 1
             assert stored is not None and stored.record is not None
             replay(json.loads(json.dumps(stored.record)))
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_lease_is_renewed_while_tables_are_claimed(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claiming a gone node's tables takes a while on a busy machine; the node's own lease
+    must not wait for it, or the other nodes would take this node's tables in turn."""
+
+    async def seen(club: Club) -> int:
+        async with club.sessions() as session:
+            stamp = await session.scalar(select(Node.seen_ms).where(Node.name == club.node))
+        assert stamp is not None
+        return stamp
+
+    async def scenario() -> None:
+        gone = Club(Settings(db_url=db_url, node="gone", lease_seconds=60))
+        await gone.start()
+        await gone.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # left to claim
+        await gone.stop()
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1))
+
+        async def slow_claim(candidate: Claimable) -> None:
+            await asyncio.sleep(3)
+
+        monkeypatch.setattr(a, "_claim", slow_claim)
+        starting = asyncio.create_task(a.start())
+        try:
+            async with asyncio.timeout(10):
+                while "a" not in [n["name"] for n in (await a.ownership.overview())["nodes"]]:
+                    await asyncio.sleep(0.05)
+                registered = await seen(a)
+                await asyncio.sleep(1.5)  # longer than the lease, while the claim goes on
+                assert not starting.done()
+                assert await seen(a) > registered
+                await starting
+        finally:
+            await a.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_is_taken_over_while_the_pubsub_is_away(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose state cannot be published on starting runs all the same (its players
+    get the state when they reconnect); the claim and the node's start do not fail."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        await a.start()
+        row = await a.bot_game("goat", {"loss_limit": 101}, ["greedy"], 60)
+        table = await a.open_table(row)
+        async with asyncio.timeout(30):
+            while table.version < 3:
+                await asyncio.sleep(0.01)
+        await a.stop()
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+
+        async def away(channel: str, message: str) -> None:
+            raise ConnectionError("the pub/sub is away")
+
+        monkeypatch.setattr(b.pubsub, "publish", away)
+        await b.start()
+        try:
+            assert b.tables[row.id].status == "playing"
+        finally:
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: str) -> None:
+    """The node named as a table's owner may not run it: restarted, it has not claimed it
+    yet; or another node took it over while it was down. Its ``no_table`` means the table is
+    moving (503, the client tries again), not that the game is over (404: a browser stops)."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        b.pubsub = a.pubsub  # one in-memory pub/sub: the two nodes reach each other
+        await a.start()
+        await b.start()
+        try:
+            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # a's, not run
+            with pytest.raises(ClubError) as refused:
+                await b.table_state(row.id, None)
+            assert refused.value.status == 503
+            assert (await b.submit(row.id, 0, {"knock": True}, 0)).code == "unavailable"
+            await a.open_table(row)
+            assert (await b.table_state(row.id, None))["game"] == row.id
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_copy_whose_table_was_claimed_stops_without_writing(db_url: str) -> None:
+    """Node A's lease lapsed unnoticed and B claimed A's table, whose player is to move: A's
+    copy stores nothing more (the player moves at B), so no refused write tells it. It must
+    stop all the same, or it would serve its old state to every socket on A."""
+
+    async def scenario() -> None:
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1))
+        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60))
+        await a.start()
+        await b.start()
+        try:
+            rules = get_game("goat")
+            async with a.sessions() as session, session.begin():
+                row = Game(
+                    game="goat",
+                    options=rules.options_dict(rules.options({"players": 2})),
+                    seats=[{"user": 1, "name": "alice"}, {"bot": "greedy"}],
+                    seconds_per_move=60,
+                    rated=False,
+                    status="playing",
+                    version=0,
+                    owner="a",
+                    fence=0,
+                )
+                session.add(row)
+            table_a = await a.open_table(row)
+            async with asyncio.timeout(30):
+                while table_a.match.to_move != 0:  # alice's turn: A writes nothing now
+                    await asyncio.sleep(0.01)
+            next(t for t in a._loops if t.get_name() == "lease").cancel()  # A's renewals stop
+            await lapse(a)
+            assert await b._claim(Claimable(row.id, table_a.fence, "a")) is not None
+            async with asyncio.timeout(5):
+                while row.id in a.tables:
+                    await asyncio.sleep(0.05)
+            assert table_a.status == "lost"
+            assert b.tables[row.id].version == table_a.version
         finally:
             await a.stop()
             await b.stop()

@@ -4,6 +4,7 @@ sets it to the local one; unset, the Redis tests are reported as skipped)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from pathlib import Path
 
@@ -46,6 +47,31 @@ def test_memory_fan_out_keeps_order_and_channels_apart() -> None:
 @needs_redis
 def test_redis_fan_out_keeps_order_and_channels_apart() -> None:
     assert asyncio.run(_round_trip(RedisPubSub(REDIS))) == ["one", "two", "three"]
+
+
+@needs_redis
+def test_redis_serves_more_subscriptions_than_a_pool_of_100() -> None:
+    """Every subscription (every open socket) holds a Redis connection: a process with 150
+    sockets still subscribes, and still publishes (redis-py caps a pool at 100)."""
+
+    async def scenario() -> list[str]:
+        pubsub = RedisPubSub(REDIS)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                subs = [
+                    await stack.enter_async_context(pubsub.subscribe(f"game:{n}:seat:0"))
+                    for n in range(150)
+                ]
+                await asyncio.sleep(0.05)
+                await pubsub.publish("game:149:seat:0", "the last one hears")
+                async with asyncio.timeout(5):
+                    async for message in subs[-1]:
+                        return [message]
+            return []
+        finally:
+            await pubsub.close()
+
+    assert asyncio.run(scenario()) == ["the last one hears"]
 
 
 def test_unknown_pubsub_url() -> None:
