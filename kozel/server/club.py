@@ -84,8 +84,6 @@ class Club:
         self._owners: dict[int, str] = {}
         """Other nodes' tables, as last looked up (forgotten when they do not answer)."""
         self._claiming: set[int] = set()
-        self._fresh: list[int] = []
-        """Games this process has just started, to claim once their transaction commits."""
         self._loops: list[asyncio.Task[None]] = []
         self.login_limit = auth.RateLimit(settings.login_attempts_per_minute)
         self.address_login_limit = auth.RateLimit(3 * settings.login_attempts_per_minute)
@@ -685,7 +683,6 @@ class Club:
         await session.flush()
         request.status = "started"
         request.game_id = row.id
-        self._fresh.append(row.id)
 
     @staticmethod
     async def _next_lobby_version(session: AsyncSession) -> int:
@@ -704,10 +701,11 @@ class Club:
         return version
 
     async def _lobby_changed(self, version: int, request: GameRequest) -> None:
-        """After the commit: the one changed request goes out, not the whole list."""
-        fresh, self._fresh = self._fresh, []
-        for game_id in fresh:  # committed now (or rolled back: then there is nothing to claim)
-            await self._claim(Claimable(game_id, 0, self.node))
+        """After the commit: the one changed request goes out, not the whole list. A request
+        that has just started (every change needs it open) has its game claimed here, now that
+        the game is committed: by this call only, never by another request's."""
+        if request.status == "started" and request.game_id is not None:
+            await self._claim(Claimable(request.game_id, 0, self.node))
         try:
             await self.pubsub.publish(
                 LOBBY,

@@ -35,7 +35,7 @@ from kozel.games import get_game
 from kozel.notation import replay
 from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
-from kozel.server.db import Game, GameEvent, Node, make_engine
+from kozel.server.db import Game, GameEvent, Node, User, make_engine
 from kozel.server.pubsub import RedisPubSub
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
@@ -622,3 +622,33 @@ def test_logging_out_on_one_process_closes_the_sessions_sockets_on_the_other(
             while True:
                 sock.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+
+
+def test_requests_started_together_each_get_their_table_at_once(db_url: str) -> None:
+    """Eight players start games against the computer at the same moment in one process:
+    each reply comes back with the player's table already running here. (Games started were
+    once gathered in one list, so one request could claim another's game before it was
+    committed, and that table stayed without an owner until the next sweep.)"""
+
+    async def scenario() -> None:
+        club = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
+        await club.start()
+        try:
+            users = [
+                (await club.register(f"player{n}", "a good password", "test"))[0] for n in range(8)
+            ]
+
+            async def start(user: User) -> int:
+                started = await club.play_computer(
+                    user, "goat", {}, "random", 60, False, client=user.name
+                )
+                game_id: int = started["game_id"]
+                assert game_id in club.tables, f"game {game_id} is not running yet"
+                return game_id
+
+            games = await asyncio.gather(*(start(user) for user in users))
+            assert len(set(games)) == 8
+        finally:
+            await club.stop()
+
+    asyncio.run(scenario())
