@@ -124,11 +124,24 @@ def pips_of(mask: int) -> int:
 
 
 class IllegalMove(ValueError):
-    """A move that the rules do not allow in this position; the message says why."""
+    """A move that the rules do not allow in this position; the message says why (in
+    English). ``code`` names the case and ``params`` fill it in, for clients that word the
+    reason in the player's language; ``illegal`` is the general case."""
+
+    def __init__(self, message: str, code: str = "illegal", **params: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class InvalidOption(ValueError):
-    """A game option with a wrong name or value; the message names the valid values."""
+    """A game option with a wrong name or value; the message names the valid values.
+    ``code`` and ``params`` name the case, as for :class:`IllegalMove`."""
+
+    def __init__(self, message: str, code: str = "invalid_option", **params: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 # --- moves ------------------------------------------------------------------------------

@@ -146,9 +146,13 @@ def _goat_partner_leads(opts: Options) -> bool:
 def _goat_combination(opts: Options) -> None:
     assert isinstance(opts, GoatOptions)
     if opts.lead_by == "winner_partner" and not opts.teams:
-        raise InvalidOption("lead_by = winner_partner needs teams = true")
+        raise InvalidOption(
+            "lead_by = winner_partner needs teams = true", "needs_teams", option="lead_by"
+        )
     if opts.special_doubles and not opts.teams:
-        raise InvalidOption("special_doubles needs teams = true")
+        raise InvalidOption(
+            "special_doubles needs teams = true", "needs_teams", option="special_doubles"
+        )
 
 
 GOAT = Ruleset(
@@ -529,7 +533,9 @@ def get_game(game_id: str) -> Ruleset:
     try:
         return GAMES[game_id]
     except KeyError:
-        raise InvalidOption(f"unknown game {game_id!r}; games: {', '.join(GAMES)}") from None
+        raise InvalidOption(
+            f"unknown game {game_id!r}; games: {', '.join(GAMES)}", "unknown_game"
+        ) from None
 
 
 def _conforms(game: Ruleset) -> Game:

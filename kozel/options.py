@@ -74,22 +74,35 @@ class OptionSpec:
         """Validate a typed value (as found in a record or a JSON request)."""
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise InvalidOption(f"option {self.name!r} must be true or false; got {value!r}")
+                raise InvalidOption(
+                    f"option {self.name!r} must be true or false; got {value!r}",
+                    "option_value",
+                    option=self.name,
+                )
             return value
         if self.kind == "int" or all(isinstance(c, int) for c in self.choices):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidOption(f"option {self.name!r} must be {self.allowed()}; got {value!r}")
+                raise self._wrong(value)
             if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum
             ):
-                raise InvalidOption(f"option {self.name!r} must be {self.allowed()}; got {value!r}")
+                raise self._wrong(value)
         if self.choices and value not in self.choices:
             raise InvalidOption(
-                f"option {self.name!r} must be one of {self.allowed()}; got {value!r}"
+                f"option {self.name!r} must be one of {self.allowed()}; got {value!r}",
+                "option_value",
+                option=self.name,
             )
         if not isinstance(value, int | str):
-            raise InvalidOption(f"option {self.name!r} must be {self.allowed()}; got {value!r}")
+            raise self._wrong(value)
         return value
+
+    def _wrong(self, value: object) -> InvalidOption:
+        return InvalidOption(
+            f"option {self.name!r} must be {self.allowed()}; got {value!r}",
+            "option_value",
+            option=self.name,
+        )
 
     def parse(self, text: str) -> OptionValue:
         """Validate a value typed on the command line (``"true"``, ``"4"``, ``"everyone"``)."""

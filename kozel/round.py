@@ -419,21 +419,23 @@ class Round:
                 self._check_no_fit("knock")
             if self.may_draw():
                 raise IllegalMove(
-                    f"you cannot knock: {self.bazaar_left} tiles are left in the bazaar, draw"
+                    f"you cannot knock: {self.bazaar_left} tiles are left in the bazaar, draw",
+                    "must_draw",
                 )
             self.history.append((seat, move, -1))
             self.turn = (seat + 1) % self.players
         elif kind is Draw:
             if self.one_draw and self._drew_this_turn():
                 raise IllegalMove(
-                    f"{self.rules.id} draws one tile a turn: lay it if it fits, else knock"
+                    f"{self.rules.id} draws one tile a turn: lay it if it fits, else knock",
+                    "one_draw",
                 )
             if self._no_fit_at != len(self.history) and not self.draw_when_able:
                 self._check_no_fit("draw")
             if self.drawn >= self.drawable:
                 if not self.rules.draws:
-                    raise IllegalMove(f"{self.rules.id} has no drawing: knock")
-                raise IllegalMove("the bazaar is empty: nothing left to draw")
+                    raise IllegalMove(f"{self.rules.id} has no drawing: knock", "no_drawing")
+                raise IllegalMove("the bazaar is empty: nothing left to draw", "bazaar_empty")
             drawn = self.deal.bazaar[self.drawn]
             self.drawn += 1
             self.hands[seat] |= 1 << drawn
@@ -498,7 +500,7 @@ class Round:
             raise IllegalMove(f"{t!r} is not a tile")
         name = TILE_NAMES[t]
         if not hand >> t & 1:
-            raise IllegalMove(f"seat {self.turn} does not hold {name}")
+            raise IllegalMove(f"seat {self.turn} does not hold {name}", "not_held", tile=name)
         if self.layout.first < 0:
             if play.arm is not None:
                 raise IllegalMove("the first tile of a round is laid without an arm")
@@ -511,8 +513,13 @@ class Round:
             if play.hundred and t != DOUBLE_OF[6]:
                 raise IllegalMove("the hundred is declared with a lead of 6-6")
             if not self.lead_mask >> t & 1:
-                allowed = " or ".join(TILE_NAMES[x] for x in tiles_of(self.lead_mask))
-                raise IllegalMove(f"{name} may not lead this round; lead {allowed}")
+                allowed = [TILE_NAMES[x] for x in tiles_of(self.lead_mask)]
+                raise IllegalMove(
+                    f"{name} may not lead this round; lead {' or '.join(allowed)}",
+                    "wrong_lead",
+                    tile=name,
+                    allowed=", ".join(allowed),
+                )
             return
         arm = play.arm
         if play.hundred:
@@ -523,20 +530,31 @@ class Round:
             open_arms = ", ".join(str(k) for k in self._arms if ends[k] >= 0)
             raise IllegalMove(f"there is no open arm {arm}; arms are {open_arms}")
         if closed[arm]:
-            raise IllegalMove(f"arm {arm} is closed")
+            raise IllegalMove(f"arm {arm} is closed", "arm_closed")
         if OTHER_HALF[t][ends[arm]] < 0:
-            raise IllegalMove(f"{name} does not fit arm {arm}, which shows {ends[arm]}")
+            raise IllegalMove(
+                f"{name} does not fit arm {arm}, which shows {ends[arm]}",
+                "does_not_fit",
+                tile=name,
+                end=ends[arm],
+            )
         if play.close:
             if not self.rules.closing:
                 raise IllegalMove(f"{self.rules.id} has no closing of arms")
             if not IS_DOUBLE[t]:
-                raise IllegalMove(f"only a double can close an arm; {name} is not a double")
+                raise IllegalMove(
+                    f"only a double can close an arm; {name} is not a double",
+                    "close_with_double",
+                    tile=name,
+                )
 
     def _check_no_fit(self, action: str) -> None:
         fit = self.fitting(self.hands[self.turn])
         if fit:
             names = ", ".join(TILE_NAMES[t] for t in tiles_of(fit))
-            raise IllegalMove(f"you cannot {action}: {names} fits, so you must play")
+            raise IllegalMove(
+                f"you cannot {action}: {names} fits, so you must play", "must_play", tiles=names
+            )
 
     def _check_doubles(self, move: PlayDoubles) -> None:
         if not self.multi_doubles:

@@ -157,7 +157,9 @@ class Ruleset:
             if spec.name == name:
                 return spec
         names = ", ".join(s.name for s in self.option_specs)
-        raise InvalidOption(f"{self.id} has no option {name!r}; its options are {names}")
+        raise InvalidOption(
+            f"{self.id} has no option {name!r}; its options are {names}", "no_option", option=name
+        )
 
     def options(
         self, raw: Mapping[str, object] | None = None, *, complete: bool = False
@@ -179,7 +181,9 @@ class Ruleset:
         resolved.update(self.fixed)
         opts = self.options_type(**resolved)
         if opts.teams and opts.players != 4:
-            raise InvalidOption(f"teams needs players = 4; got players = {opts.players}")
+            raise InvalidOption(
+                f"teams needs players = 4; got players = {opts.players}", "teams_need_four"
+            )
         self.check_combination(opts)
         return opts
 

@@ -55,9 +55,12 @@ Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
 
 
 class ErrorOut(BaseModel):
-    """Every refusal: what was wrong, in words."""
+    """Every refusal: the case as a code with its parameters (clients word it in the
+    player's language; docs/protocol.md lists the codes), and in English words."""
 
     detail: str
+    code: str
+    params: dict[str, str | int]
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -157,25 +160,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if request.method in CHANGING_METHODS:
             origin = request.headers.get("origin")
             if origin and origin.split("://", 1)[-1] != request.headers.get("host"):
-                return JSONResponse(
-                    {"detail": "a page of another site may not change anything here"},
-                    status_code=403,
+                return refusal(
+                    403, "foreign_origin", "a page of another site may not change anything here"
                 )
             length = request.headers.get("content-length")
             limit = club.settings.max_body_bytes
             if length is None and "transfer-encoding" in request.headers:
-                return JSONResponse(
-                    {"detail": "send the request body with a Content-Length"}, status_code=411
+                return refusal(
+                    411, "length_required", "send the request body with a Content-Length"
                 )
             if length is not None and (not length.isdigit() or int(length) > limit):
-                return JSONResponse(
-                    {"detail": f"a request body is at most {limit} bytes"}, status_code=413
-                )
+                return refusal(413, "body_too_big", f"a request body is at most {limit} bytes")
         return await call_next(request)
 
     @app.exception_handler(ClubError)
     async def club_error(_: Request, error: ClubError) -> JSONResponse:
-        return JSONResponse({"detail": error.message}, status_code=error.status)
+        return refusal(error.status, error.code, error.message, error.params)
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -183,13 +183,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
             for e in error.errors()
         )
-        return JSONResponse({"detail": problems or "bad request"}, status_code=422)
+        return refusal(422, "bad_request", problems or "bad request")
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, error: Exception) -> JSONResponse:
         if isinstance(error, DBAPIError | OSError | TimeoutError):
-            return JSONResponse({"detail": UNAVAILABLE}, status_code=503)
-        return JSONResponse({"detail": "something went wrong on our side"}, status_code=500)
+            return refusal(503, "unavailable", UNAVAILABLE)
+        return refusal(500, "server_error", "something went wrong on our side")
 
     # --- sessions -------------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         found: Annotated[tuple[User, str] | None, Depends(current)],
     ) -> tuple[User, str]:
         if found is None:
-            raise ClubError(401, "log in or play as a guest first")
+            raise ClubError(401, "sign_in", "log in or play as a guest first")
         return found
 
     async def changing(
@@ -212,7 +212,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A state-changing call: signed in, and carrying the session's CSRF token."""
         user, csrf = found
         if x_csrf_token != csrf:
-            raise ClubError(403, f"missing or wrong {auth.CSRF_HEADER} header")
+            raise ClubError(403, "csrf", f"missing or wrong {auth.CSRF_HEADER} header")
         return user
 
     def opened(
@@ -243,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """Which process owns which table (for the club's administrators)."""
         if found[0].guest or found[0].name not in club.settings.admins:
-            raise ClubError(403, "only the club's administrators may see this")
+            raise ClubError(403, "admins_only", "only the club's administrators may see this")
         return await club.ownership.overview()
 
     @app.post("/api/auth/register")
@@ -375,7 +375,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The finished game as a kozel-record/1 record (all hands: only once it is over)."""
         row = await club.game_row(game_id)
         if row.record is None:
-            raise ClubError(409, f"game {game_id} is not over")
+            raise ClubError(409, "not_over", f"game {game_id} is not over")
         return row.record
 
     @app.get("/api/games/{game_id}/positions")
@@ -384,7 +384,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hands, the bazaar's size, the layout's arms with their tiles, whose move it is."""
         row = await club.game_row(game_id)
         if row.record is None:
-            raise ClubError(409, f"game {game_id} is not over")
+            raise ClubError(409, "not_over", f"game {game_id} is not over")
         return await asyncio.to_thread(positions, row.record)
 
     @app.get("/api/leaderboard")
@@ -586,7 +586,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     return
                 reply = await club.submit(game_id, seat, move, version)
                 if not reply.ok:
-                    await send_error(websocket, reply.code, reply.message)
+                    await send_error(
+                        websocket, reply.code, reply.message, reply.reason, reply.params
+                    )
                     if reply.code == "stale":
                         await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
             else:
@@ -615,8 +617,28 @@ def address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def send_error(websocket: WebSocket, code: str, message: str) -> None:
-    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+def refusal(
+    status: int, code: str, message: str, params: dict[str, str | int] | None = None
+) -> JSONResponse:
+    """An HTTP error: ``code`` and ``params`` for clients to word in the player's language,
+    ``detail`` in English for API users."""
+    return JSONResponse(
+        {"detail": message, "code": code, "params": params or {}}, status_code=status
+    )
+
+
+async def send_error(
+    websocket: WebSocket,
+    code: str,
+    message: str,
+    reason: str = "",
+    params: dict[str, str | int] | None = None,
+) -> None:
+    """A WebSocket error; an ``illegal`` move's ``reason`` and ``params`` say why."""
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if reason:
+        error |= {"reason": reason, "params": params or {}}
+    await websocket.send_text(json.dumps(error))
 
 
 async def close(websocket: WebSocket, code: int, reason: str) -> None:

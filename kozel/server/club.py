@@ -55,12 +55,16 @@ NOT_RATED_WITH_COMPUTERS = "games with computer players are not rated"
 
 
 class ClubError(Exception):
-    """A refusal with an HTTP status and a message for the user."""
+    """A refusal with an HTTP status, a ``code`` naming the case with ``params`` to fill it
+    in (clients word it in the player's language; docs/protocol.md lists the codes), and a
+    message in English for API users and logs."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, **params: str | int) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
         self.message = message
+        self.params = params
 
 
 def _aware(stamp: datetime) -> datetime:
@@ -136,7 +140,9 @@ class Club:
     async def _available(self) -> None:
         """Refuse a change (before saving anything) that could not reach the players."""
         if not await self.pubsub.ping():
-            raise ClubError(503, "the club's message service is down: try again in a moment")
+            raise ClubError(
+                503, "unavailable", "the club's message service is down: try again in a moment"
+            )
 
     # --- owning tables -----------------------------------------------------------------------
 
@@ -256,8 +262,8 @@ class Club:
         answer = await self._forward(game_id, {"op": "state", "game": game_id, "seat": seat})
         if answer is None or "state" not in answer:
             if answer is not None and answer.get("error") == "no_table":
-                raise ClubError(404, f"game {game_id} is not being played")
-            raise ClubError(503, MOVED)
+                raise ClubError(404, "no_table", f"game {game_id} is not being played")
+            raise ClubError(503, "unavailable", MOVED)
         state: dict[str, Any] = answer["state"]
         return state
 
@@ -318,16 +324,21 @@ class Club:
 
     async def register(self, name: str, password: str, client: str) -> tuple[User, str, str]:
         name = auth.normal_name(name)
-        problem = auth.name_problem(name) or auth.password_problem(password)
-        if problem:
-            raise ClubError(422, problem)
+        if problem := auth.name_problem(name):
+            raise ClubError(422, "bad_name", problem)
+        if problem := auth.password_problem(password):
+            raise ClubError(
+                422, "bad_password", problem, low=auth.MIN_PASSWORD, high=auth.MAX_PASSWORD
+            )
         if not self.register_limit.take(client):
-            raise ClubError(429, "too many new accounts from your address: wait a minute")
+            raise ClubError(
+                429, "too_many_accounts", "too many new accounts from your address: wait a minute"
+            )
         key = auth.name_key(name)
         async with self.sessions() as session:
             taken = await session.scalar(select(User.id).where(User.name_key == key))
         if taken is not None:
-            raise ClubError(409, f"the name {name!r} is taken")
+            raise ClubError(409, "name_taken", f"the name {name!r} is taken", name=name)
         # argon2 takes about half a second: never on the event loop that runs the tables
         password_hash = await asyncio.to_thread(auth.hash_password, password)
         async with self.sessions() as session, session.begin():
@@ -336,7 +347,9 @@ class Club:
             try:
                 await session.flush()
             except IntegrityError:
-                raise ClubError(409, f"the name {name!r} is taken") from None
+                raise ClubError(
+                    409, "name_taken", f"the name {name!r} is taken", name=name
+                ) from None
         return await self._open_session(user)
 
     async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:
@@ -345,22 +358,28 @@ class Club:
         # count the attempt before checking it, so that concurrent attempts are all counted;
         # a successful one is given back
         if not self.login_limit.take(limited):
-            raise ClubError(429, "too many failed attempts to log in: wait a minute")
+            raise ClubError(
+                429, "too_many_logins", "too many failed attempts to log in: wait a minute"
+            )
         if not self.address_login_limit.take(client):
             self.login_limit.give_back(limited)
-            raise ClubError(429, "too many failed attempts to log in: wait a minute")
+            raise ClubError(
+                429, "too_many_logins", "too many failed attempts to log in: wait a minute"
+            )
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == key))
         stored = user.password_hash if user is not None else None
         if user is None or not await asyncio.to_thread(auth.check_password, stored, password):
-            raise ClubError(401, "wrong name or password")
+            raise ClubError(401, "wrong_password", "wrong name or password")
         self.login_limit.give_back(limited)
         self.address_login_limit.give_back(client)
         return await self._open_session(user)
 
     async def guest(self, client: str) -> tuple[User, str, str]:
         if not self.guest_limit.take(client):
-            raise ClubError(429, "too many guests from your address: wait a minute")
+            raise ClubError(
+                429, "too_many_guests", "too many guests from your address: wait a minute"
+            )
         async with self.sessions() as session, session.begin():
             for _ in range(20):
                 name = auth.guest_name()
@@ -417,19 +436,25 @@ class Club:
             rules = get_game(game)
             opts = rules.options(options)
         except InvalidOption as error:
-            raise ClubError(422, str(error)) from None
+            raise ClubError(422, error.code, str(error), **error.params) from None
         for level in bots.values():
             self._check_level(level)
         low, high = self.settings.min_seconds_per_move, self.settings.max_seconds_per_move
         if not low <= seconds <= high:
-            raise ClubError(422, f"seconds per move must be {low}..{high}")
+            raise ClubError(
+                422, "seconds", f"seconds per move must be {low}..{high}", low=low, high=high
+            )
         for seat in bots:
             if not 0 <= seat < opts.players:
-                raise ClubError(422, f"seat {seat} is not at a table of {opts.players}")
+                raise ClubError(422, "no_seat", f"seat {seat} is not at a table of {opts.players}")
         if rated and bots:
-            raise ClubError(422, f"{NOT_RATED_WITH_COMPUTERS}: send rated = false")
+            raise ClubError(
+                422, "rated_computers", f"{NOT_RATED_WITH_COMPUTERS}: send rated = false"
+            )
         if rated and (problem := rules.rated_problem(opts)):
-            raise ClubError(422, f"{problem}: shorter games are not rated; send rated = false")
+            raise ClubError(
+                422, "rated_bounds", f"{problem}: shorter games are not rated; send rated = false"
+            )
         return rules.options_dict(opts), opts.players
 
     async def open_requests(self) -> list[dict[str, Any]]:
@@ -465,7 +490,9 @@ class Club:
         """Requests and tables are limited per client address (counted before anything is
         checked or saved, like log-ins)."""
         if not self.new_table_limit.take(client):
-            raise ClubError(429, "too many new requests from your address: wait a minute")
+            raise ClubError(
+                429, "too_many_requests", "too many new requests from your address: wait a minute"
+            )
 
     async def create_request(
         self,
@@ -497,7 +524,7 @@ class Club:
         seats[0] = {"user": user.id, "name": user.name}
         for seat, level in bots.items():
             if seat == 0:
-                raise ClubError(422, "seat 0 is yours")
+                raise ClubError(422, "no_seat", "seat 0 is yours")
             seats[seat] = {"bot": level}
         async with self.sessions() as session, session.begin():
             request = GameRequest(
@@ -524,9 +551,9 @@ class Club:
             request = await self._open_request(session, request_id)
             seats = list(request.seats)
             if any(s and s.get("user") == user.id for s in seats):
-                raise ClubError(409, "you already sit at this request")
+                raise ClubError(409, "already_seated", "you already sit at this request")
             if None not in seats:
-                raise ClubError(409, "this request is full")
+                raise ClubError(409, "request_full", "this request is full")
             seats[seats.index(None)] = {"user": user.id, "name": user.name}
             request.seats = seats
             if all(seats):
@@ -540,10 +567,12 @@ class Club:
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by == user.id:
-                raise ClubError(409, "you created this request: cancel it instead")
+                raise ClubError(
+                    409, "cancel_instead", "you created this request: cancel it instead"
+                )
             seats = [None if s and s.get("user") == user.id else s for s in request.seats]
             if seats == request.seats:
-                raise ClubError(409, "you do not sit at this request")
+                raise ClubError(409, "not_seated_here", "you do not sit at this request")
             request.seats = seats
             version = await self._next_lobby_version(session)
         await self._lobby_changed(version, request)
@@ -554,7 +583,7 @@ class Club:
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by != user.id:
-                raise ClubError(403, "only who created a request can cancel it")
+                raise ClubError(403, "not_yours", "only who created a request can cancel it")
             request.status = "cancelled"
             version = await self._next_lobby_version(session)
         await self._lobby_changed(version, request)
@@ -564,7 +593,7 @@ class Club:
     def _check_level(level: str) -> None:
         """The club seats its named levels only (no custom think times)."""
         if level not in LEVELS:
-            raise ClubError(422, f"unknown bot {level!r}; bots: {', '.join(LEVELS)}")
+            raise ClubError(422, "unknown_bot", f"unknown bot {level!r}; bots: {', '.join(LEVELS)}")
 
     async def _check_room(self, user: User) -> None:
         """A player may keep only so many open requests and live tables."""
@@ -578,8 +607,9 @@ class Club:
             seats = await session.scalars(select(Game.seats).where(Game.status == "playing"))
             playing = sum(1 for row in seats if any(s.get("user") == user.id for s in row))
         if (waiting or 0) + playing >= self.settings.tables_per_player:
+            limit = self.settings.tables_per_player
             raise ClubError(
-                429, f"you already have {self.settings.tables_per_player} requests and tables"
+                429, "too_many_tables", f"you already have {limit} requests and tables", limit=limit
             )
 
     async def fill_with_bots(self, user: User, request_id: int, level: str) -> dict[str, Any]:
@@ -590,7 +620,9 @@ class Club:
         async with self.sessions() as session, session.begin():
             request = await self._open_request(session, request_id)
             if request.created_by != user.id:
-                raise ClubError(403, "only who created a request can seat computer players")
+                raise ClubError(
+                    403, "not_yours", "only who created a request can seat computer players"
+                )
             was_rated = request.rated
             request.seats = [s or {"bot": level} for s in request.seats]
             await self._start(session, request)
@@ -615,7 +647,11 @@ class Club:
         """One click: a table with ``user`` at seat 0 and computer players at the others."""
         self._count_new_table(client)
         if rated:
-            raise ClubError(422, "games against the computer are not rated: send rated = false")
+            raise ClubError(
+                422,
+                "rated_computers",
+                "games against the computer are not rated: send rated = false",
+            )
         players = self._validate(game, options, seconds, {})[1]
         return await self._create_request(
             user, game, options, seconds, False, {s: level for s in range(1, players)}
@@ -658,9 +694,11 @@ class Club:
             GameRequest, request_id, with_for_update=True
         )
         if request is None:
-            raise ClubError(404, f"there is no request {request_id}")
+            raise ClubError(404, "no_request", f"there is no request {request_id}")
         if request.status != "open":
-            raise ClubError(409, f"request {request_id} is {request.status}")
+            raise ClubError(
+                409, f"request_{request.status}", f"request {request_id} is {request.status}"
+            )
         return request
 
     async def _start(self, session: AsyncSession, request: GameRequest) -> None:
@@ -724,7 +762,7 @@ class Club:
             for level in levels:
                 check_level(level)
         except InvalidOption as error:
-            raise ClubError(422, str(error)) from None
+            raise ClubError(422, error.code, str(error), **error.params) from None
         async with self.sessions() as session, session.begin():
             row = Game(
                 game=game,
@@ -744,7 +782,7 @@ class Club:
         """Start a stored game that has no events yet (this node claims it)."""
         table = await self._claim(Claimable(row.id, row.fence, row.owner))
         if table is None:
-            raise ClubError(409, f"game {row.id} is run by another node")
+            raise ClubError(409, "moved", f"game {row.id} is run by another node")
         return table
 
     def _finished(self, game_id: int) -> None:
@@ -765,14 +803,14 @@ class Club:
         async with self.sessions() as session:
             row = await session.get(GameRequest, request_id)
         if row is None:
-            raise ClubError(404, f"there is no request {request_id}")
+            raise ClubError(404, "no_request", f"there is no request {request_id}")
         return request_json(row)
 
     async def game_row(self, game_id: int) -> Game:
         async with self.sessions() as session:
             row = await session.get(Game, game_id)
         if row is None:
-            raise ClubError(404, f"there is no game {game_id}")
+            raise ClubError(404, "no_game", f"there is no game {game_id}")
         return row
 
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -786,7 +824,7 @@ class Club:
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == auth.name_key(name)))
             if user is None:
-                raise ClubError(404, f"there is no player {name!r}")
+                raise ClubError(404, "no_player", f"there is no player {name!r}", name=name)
             changes = await session.scalars(
                 select(RatingChange)
                 .where(RatingChange.user_id == user.id)

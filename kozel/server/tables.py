@@ -21,14 +21,14 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.bots import Bot, make_bot
-from kozel.core import Move
+from kozel.core import IllegalMove, Move
 from kozel.game import GameMatch
 from kozel.games import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
@@ -52,6 +52,10 @@ class Reply:
     ok: bool
     code: str = ""
     message: str = ""
+    """In English, for API users and logs; clients word ``code`` (and ``reason``)."""
+    reason: str = ""
+    """Why a move is ``illegal`` (IllegalMove's code), filled in by ``params``."""
+    params: dict[str, str | int] = field(default_factory=dict)
 
 
 @dataclass
@@ -251,8 +255,10 @@ class Table:
             move = self.match.read_move(command.move)
             after = self.match.copy()
             after.push(move)
-        except ValueError as error:  # a malformed move (MoveError) or an illegal one
-            return Reply(False, "illegal", str(error))
+        except IllegalMove as error:
+            return Reply(False, "illegal", str(error), error.code, error.params)
+        except ValueError as error:  # a malformed move (MoveError)
+            return Reply(False, "bad_move", str(error))
         await self._commit("move", {"seat": turn, "move": after.write_move(move)}, after)
         return Reply(True)
 

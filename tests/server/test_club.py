@@ -188,6 +188,17 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server: RunningServer)
         assert error_for(json.dumps(stale))["code"] == "stale"
         illegal = {"type": "move", "version": version, "move": {"play": "6-6", "arm": 7}}
         assert error_for(json.dumps(illegal))["code"] == "illegal"
+        # the reason as a code with its parameters: the client words it in its language
+        mine = state["view"]["hand"]
+        other = next(f"{a}-{b}" for a in range(7) for b in range(a, 7) if f"{a}-{b}" not in mine)
+        started = state["view"]["layout"]["first"] is not None
+        first = {"play": other, "arm": 0} if started else {"play": other}
+        error = error_for(json.dumps({"type": "move", "version": version, "move": first}))
+        assert (error["code"], error["reason"], error["params"]) == (
+            "illegal",
+            "not_held",
+            {"tile": other},
+        )
         sock.send(json.dumps({"type": "sync"}))
         again = receive(sock)
         while again["type"] != "state":

@@ -246,6 +246,24 @@ def test_languages_follow_the_browser_and_the_switcher(contexts: Contexts) -> No
     expect(page.locator("nav.tabs a").first).to_have_text(strings("en")["game.goat"])
 
 
+def test_refusals_are_worded_in_the_players_language(contexts: Contexts) -> None:
+    """The server answers with codes; a Russian player reads Russian only (no server English
+    in brackets, as once: «Проверьте введённые данные. (teams needs players = 4; …)»)."""
+    words = strings("ru")
+    first = contexts.page(locale="ru-RU")
+    register(first, "Варвара")
+    page = contexts.page(locale="ru-RU")
+    page.goto("/")
+    page.fill("#name", "варвара")  # the same name in other letters' case
+    page.fill("#password", "correct horse battery")
+    page.click("#register")
+    taken = words["error.name_taken"].replace("{name}", "варвара")
+    expect(page.locator(".signin p.error")).to_have_text(taken)
+    page.fill("#password", "a wrong password")
+    page.click("#login")
+    expect(page.locator(".signin p.error")).to_have_text(words["error.wrong_password"])
+
+
 def test_a_donkey_round_with_closing(contexts: Contexts, shots: Path) -> None:
     """Play Donkey against the computer, laying doubles first, until the page asks
     «Закрыть направление?» and we close an arm; then play that round to its end."""

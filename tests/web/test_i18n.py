@@ -3,6 +3,7 @@ client's code asks for exists."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 from kozel.games import GAMES
 
-WEB = Path(__file__).resolve().parents[2] / "kozel" / "web"
+PACKAGE = Path(__file__).resolve().parents[2] / "kozel"
+WEB = PACKAGE / "web"
 LANGUAGES = ("en", "ru", "bg", "uz")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # keys the code builds from data: t(`error.${code}`) and the like
@@ -50,6 +52,51 @@ def test_game_terms_are_each_languages_own_words() -> None:
     fish = {lang: strings(lang, "options")["term.fish"].lower() for lang in LANGUAGES}
     assert fish == {"en": "fish", "ru": "рыба", "bg": "риба", "uz": "baliq"}
     assert strings("ru", "options")["term.close_arm_question"] == "Закрыть направление?"
+
+
+def raised_codes(exception: str) -> set[str]:
+    """The codes the package raises ``exception`` with: its second argument, a string (a
+    code built at run time is listed in ``BUILT_CODES``)."""
+    codes = set()
+    for source in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == exception
+                and len(node.args) >= 2
+            ):
+                code = node.args[1]
+                if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                    codes.add(code.value)
+                elif isinstance(code, ast.JoinedStr):
+                    codes.update(BUILT_CODES[ast.unparse(code)])
+    return codes
+
+
+BUILT_CODES = {"f'request_{request.status}'": {"request_started", "request_cancelled"}}
+
+
+def test_every_error_the_server_gives_is_worded_by_the_client() -> None:
+    """The server answers with codes; the client words them in the player's language
+    (docs/protocol.md). An HTTP refusal (ClubError, or an option the engine refuses) is worded
+    by ``error.<code>``, an illegal move's reason by ``error.illegal.<reason>``."""
+    known = strings("en", "ui")
+    http = raised_codes("ClubError") | raised_codes("InvalidOption")
+    assert {"name_taken", "unavailable", "option_value", "teams_need_four"} <= http
+    missing = sorted(f"error.{code}" for code in http if f"error.{code}" not in known)
+    assert not missing, f"codes the client cannot word: {missing}"
+    reasons = raised_codes("IllegalMove")
+    assert {"not_held", "does_not_fit", "must_play"} <= reasons
+    missing = sorted(
+        f"error.illegal.{code}" for code in reasons if f"error.illegal.{code}" not in known
+    )
+    assert not missing, f"reasons the client cannot word: {missing}"
+    # the refusals the app builds itself
+    for code in ("foreign_origin", "length_required", "body_too_big", "bad_request"):
+        assert f"error.{code}" in known, code
+    for code in ("server_error", "sign_in", "csrf"):
+        assert f"error.{code}" in known, code
 
 
 def test_every_key_the_code_uses_exists() -> None:

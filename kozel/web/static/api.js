@@ -1,8 +1,11 @@
 // The club's HTTP API (docs/protocol.md): JSON in and out, the CSRF header on every POST.
+// A refusal names its case with a code and params, worded here in the player's language.
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, code = "", params = {}) {
     super(detail);
     this.status = status;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -42,7 +45,7 @@ async function call(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, (data && data.detail) || response.statusText);
+  if (!response.ok) throw new ApiError(response.status, (data && data.detail) || response.statusText, data?.code || "", data?.params || {});
   return data;
 }
 

@@ -1,7 +1,7 @@
 // The client's entry point: the header (pages, language, account) and a router by the path.
 import { ApiError, me, post } from "./api.js";
 import { h, mount } from "./dom.js";
-import { LANGUAGES, has, lang, preferred, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, errorText, has, lang, preferred, setLanguage, t } from "./i18n.js";
 
 export const session = { user: null };
 let current = null; // the page object shown now (may have a dispose())
@@ -31,9 +31,8 @@ export function toast(text, kind = "error") {
 export function explain(error) {
   if (!(error instanceof ApiError)) return String(error.message || error);
   if (error.status === 0) return t("error.network");
-  const key = `http.${error.status}`;
-  // a sentence in the player's language, then the server's own words (they name the detail)
-  return has(key) ? `${t(key)} (${error.message})` : error.message;
+  // the server's code worded here, else what the status means: never the server's English
+  return errorText(`error.${error.code}`, error.params) || t(has(`http.${error.status}`) ? `http.${error.status}` : "http.500");
 }
 
 export function banner(text) {

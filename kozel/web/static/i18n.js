@@ -50,3 +50,12 @@ export function t(key, params = {}) {
 export function has(key) {
   return key in strings || key in fallback;
 }
+
+/** A refusal the club names by a code (docs/protocol.md) worded in the player's language, or
+ * "" for a code this client does not know. An option in the params is shown by its label. */
+export function errorText(key, params = {}) {
+  if (!has(key)) return "";
+  const shown = { ...params };
+  if (shown.option && has(`option.${shown.option}`)) shown.option = t(`option.${shown.option}`);
+  return t(key, shown);
+}

@@ -95,8 +95,7 @@ export class LobbyPage {
         await refreshUser();
         this.render();
       } catch (e) {
-        const known = { 401: "signin.wrong", 409: "signin.taken", 429: "signin.too_many" }[e.status];
-        error.textContent = known ? t(known) : explain(e);
+        error.textContent = explain(e);
       }
     };
     return h(

@@ -11,7 +11,7 @@ import { get } from "./api.js";
 import { banner, go, link, toast } from "./app.js";
 import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
 import { isBot, seatName, shortName } from "./names.js";
@@ -27,6 +27,9 @@ const FLY_MS = 450;
 
 const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
+/** A socket error in the player's language: an illegal move's reason when the client knows it. */
+const wordError = (error) =>
+  (error.reason && errorText(`error.illegal.${error.reason}`, error.params)) || errorText(`error.${error.code}`) || t("error.illegal");
 const same = (a, b) => a.tile === b.tile && a.arm === b.arm && a.close === b.close;
 const yesNo = (cls, answer) => [
   h(`button.${cls}-yes`, { type: "button", onclick: () => answer(true) }, t("option.bool.true")),
@@ -101,7 +104,7 @@ export class TablePage {
         return;
       }
       this.busy = false;
-      if (message.code !== "stale") toast(t(`error.${message.code}`, { message: message.message }));
+      if (message.code !== "stale") toast(wordError(message));
       return;
     }
     if (message.type !== "state" || message.version <= this.seen) return;
@@ -167,7 +170,7 @@ export class TablePage {
     const sent = this.sent;
     if (!sent || sent.version !== this.seen || sent.tries >= 5) {
       this.busy = false;
-      toast(t("error.unavailable"));
+      toast(t("error.move_failed"));
       this.render();
       return;
     }
