@@ -115,6 +115,7 @@ def _goat_option_specs(
             "winner",
             "who leads later rounds: the winner, or his partner (team play)",
             choices=LEAD_BY,
+            needs=(("winner_partner", "teams", True),),
         ),
     ]
 
@@ -143,18 +144,6 @@ def _goat_partner_leads(opts: Options) -> bool:
     return opts.lead_by == "winner_partner"
 
 
-def _goat_combination(opts: Options) -> None:
-    assert isinstance(opts, GoatOptions)
-    if opts.lead_by == "winner_partner" and not opts.teams:
-        raise InvalidOption(
-            "lead_by = winner_partner needs teams = true", "needs_teams", option="lead_by"
-        )
-    if opts.special_doubles and not opts.teams:
-        raise InvalidOption(
-            "special_doubles needs teams = true", "needs_teams", option="special_doubles"
-        )
-
-
 GOAT = Ruleset(
     id="goat",
     title="Goat («Козёл»)",
@@ -166,6 +155,7 @@ GOAT = Ruleset(
             "bool",
             False,
             "Yard Goat: 6-6 and 0-0 led, held alone or laid last cost 50 and 25 (team play)",
+            needs=((True, "teams", True),),
         ),
     ),
     options_type=GoatOptions,
@@ -175,7 +165,6 @@ GOAT = Ruleset(
     hand_count=goat_count,
     later_lead_mask=_goat_lead_mask,
     partner_leads=_goat_partner_leads,
-    check_combination=_goat_combination,
     presets={
         "goat-125": {
             "bazaar_reserve": 1,
@@ -211,7 +200,6 @@ DONKEY = Ruleset(
     hand_count=goat_count,
     later_lead_mask=_goat_lead_mask,
     partner_leads=_goat_partner_leads,
-    check_combination=_goat_combination,
 )
 
 

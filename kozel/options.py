@@ -38,6 +38,31 @@ class OptionSpec:
     """The least value a rated game may have (an option that shortens the game when lower)."""
     rated_maximum: int | None = None
     """The greatest value a rated game may have (one that shortens the game when higher)."""
+    needs: tuple[tuple[OptionValue, str, OptionValue], ...] = ()
+    """``(value, other, required)``: this option may be ``value`` only when option ``other``
+    is ``required`` (``teams`` true needs ``players`` 4). Clients read it to offer only valid
+    combinations; :meth:`Ruleset.options` enforces it."""
+
+    def unmet(self, value: OptionValue, values: dict[str, OptionValue]) -> InvalidOption | None:
+        """The refusal of ``value`` with the other options ``values``, or ``None``."""
+        for wanted, other, required in self.needs:
+            got = values[other]
+            if value == wanted and got != required:
+                named = self.name if wanted is True else f"{self.name} = {show_value(wanted)}"
+                message = (
+                    f"{named} needs {other} = {show_value(required)}; "
+                    f"got {other} = {show_value(got)}"
+                )
+                if required is True:
+                    return InvalidOption(message, "option_needs", option=self.name, needs=other)
+                return InvalidOption(
+                    message,
+                    "option_needs_value",
+                    option=self.name,
+                    needs=other,
+                    value=show_value(required),
+                )
+        return None
 
     def rated_bounds(self) -> str:
         """The values a rated game allows in words: ``">= 51"``, ``"<= 25"``, ``"51..500"``,
@@ -132,7 +157,13 @@ def show_value(value: OptionValue) -> str:
 
 
 PLAYERS = OptionSpec("players", "choice", 4, "number of players", choices=(2, 3, 4))
-TEAMS = OptionSpec("teams", "bool", False, "two teams of two, partners opposite (4 players)")
+TEAMS = OptionSpec(
+    "teams",
+    "bool",
+    False,
+    "two teams of two, partners opposite (4 players)",
+    needs=((True, "players", 4),),
+)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -45,10 +45,6 @@ def never(opts: Options) -> bool:
     return False
 
 
-def no_combination_rules(opts: Options) -> None:
-    """A game whose options combine freely (``teams`` needs 4 players everywhere)."""
-
-
 def by_pips_descending(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     """Heaviest first: by pips, ties by the higher high half (``5-6, 4-6, 3-6, 4-5, …``)."""
     return tuple(sorted(tiles, key=lambda t: (-PIPS[t], -HIGH[t])))
@@ -122,7 +118,6 @@ class Ruleset:
     """Tiles a later round's leader may lead (Yard Goat: a double when he has one)."""
     partner_leads: Callable[[Options], bool] = never
     """True when the partner of a round's out player leads the next (Yard Goat)."""
-    check_combination: Callable[[Options], None] = no_combination_rules
     presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -179,13 +174,10 @@ class Ruleset:
             s.name: values.get(s.name, s.default) for s in self.option_specs
         }
         resolved.update(self.fixed)
-        opts = self.options_type(**resolved)
-        if opts.teams and opts.players != 4:
-            raise InvalidOption(
-                f"teams needs players = 4; got players = {opts.players}", "teams_need_four"
-            )
-        self.check_combination(opts)
-        return opts
+        for spec in self.option_specs:  # the combinations (OptionSpec.needs)
+            if refusal := spec.unmet(resolved[spec.name], resolved):
+                raise refusal
+        return self.options_type(**resolved)
 
     def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
         """Options from ``key=value`` strings (the command line), on top of a preset."""

@@ -38,6 +38,10 @@ def game_info(rules: Ruleset) -> dict[str, Any]:
                 "maximum": s.maximum,
                 "rated_minimum": s.rated_minimum,
                 "rated_maximum": s.rated_maximum,
+                "needs": [
+                    {"value": value, "option": other, "required": required}
+                    for value, other, required in s.needs
+                ],
                 "help": s.help,
             }
             for s in rules.option_specs

@@ -159,6 +159,37 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
     expect(alice.locator("table.leaderboard")).to_contain_text("bob")
 
 
+def test_the_form_offers_only_combinations_the_game_allows(contexts: Contexts) -> None:
+    """Pairs need four players, and the partner's lead and Yard Goat's doubles need pairs:
+    the form takes them away (unticked, unselected) while they cannot be played, and gives
+    them back. (It once let a player tick pairs with three players and read the refusal.)"""
+    page = contexts.page()
+    register(page, "fiona")
+    page.click("details.more summary")
+    partner = page.locator("#opt-lead_by option[value='\"winner_partner\"']")
+    page.check("#opt-teams")
+    page.check("#opt-special_doubles")
+    page.select_option("#opt-lead_by", '"winner_partner"')
+    page.select_option("#opt-players", "3")
+    for box in ("#opt-teams", "#opt-special_doubles"):
+        expect(page.locator(box)).to_be_disabled()
+        expect(page.locator(box)).not_to_be_checked()
+    expect(partner).to_be_disabled()
+    assert page.eval_on_selector("#opt-lead_by", "s => s.value") == '"winner"'
+    page.select_option("#opt-players", "4")
+    expect(page.locator("#opt-teams")).to_be_enabled()
+    expect(page.locator("#opt-special_doubles")).to_be_disabled()  # not before pairs
+    page.check("#opt-teams")
+    expect(page.locator("#opt-special_doubles")).to_be_enabled()
+    expect(partner).to_be_enabled()
+    # the Yard preset (pairs with both) is one valid combination as a whole
+    page.select_option("#preset", "yard")
+    for box in ("#opt-teams", "#opt-special_doubles"):
+        expect(page.locator(box)).to_be_checked()
+    page.click("#create")
+    expect(page.locator("li.request").filter(has_text="fiona")).to_be_visible()
+
+
 def test_the_rated_box_follows_the_rules_of_rating(contexts: Contexts) -> None:
     """A game shortened below its rated bound cannot be asked for rated: the box is cleared and
     disabled with the reason, and comes back when the option does. Computers filling a rated

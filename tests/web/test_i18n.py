@@ -83,7 +83,7 @@ def test_every_error_the_server_gives_is_worded_by_the_client() -> None:
     by ``error.<code>``, an illegal move's reason by ``error.illegal.<reason>``."""
     known = strings("en", "ui")
     http = raised_codes("ClubError") | raised_codes("InvalidOption")
-    assert {"name_taken", "unavailable", "option_value", "teams_need_four"} <= http
+    assert {"name_taken", "unavailable", "option_value", "option_needs_value"} <= http
     missing = sorted(f"error.{code}" for code in http if f"error.{code}" not in known)
     assert not missing, f"codes the client cannot word: {missing}"
     reasons = raised_codes("IllegalMove")

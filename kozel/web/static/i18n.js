@@ -52,10 +52,12 @@ export function has(key) {
 }
 
 /** A refusal the club names by a code (docs/protocol.md) worded in the player's language, or
- * "" for a code this client does not know. An option in the params is shown by its label. */
+ * "" for a code this client does not know. Options in the params are shown by their labels. */
 export function errorText(key, params = {}) {
   if (!has(key)) return "";
   const shown = { ...params };
-  if (shown.option && has(`option.${shown.option}`)) shown.option = t(`option.${shown.option}`);
+  for (const name of ["option", "needs"]) {
+    if (shown[name] && has(`option.${shown[name]}`)) shown[name] = t(`option.${shown[name]}`);
+  }
   return t(key, shown);
 }

@@ -4,7 +4,7 @@ import { explain, go, link, refreshUser, session, toast } from "./app.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
-import { gameName, gameSummary, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
+import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { LiveSocket } from "./socket.js";
 
 const LEVELS = ["random", "greedy", "expert"];
@@ -134,11 +134,13 @@ export class LobbyPage {
     const error = h("p.error", { role: "alert" });
     let readers = {};
     let setters = {};
+    let allowers = {};
     const spec = () => this.games.find((g) => g.id === gameSelect.value);
     const layoutFields = () => {
       const game = spec();
       readers = {};
       setters = {};
+      allowers = {};
       summary.textContent = gameSummary(game.id);
       howTo.setAttribute("href", `/rules/${game.id}`);
       const presets = Object.keys(game.presets);
@@ -147,9 +149,10 @@ export class LobbyPage {
       mount(
         fields,
         game.options.map((o) => {
-          const [el, read, set] = optionField(o, o.default, () => (presetSelect.value = ""));
+          const [el, read, set, allow] = optionField(o, o.default, () => (presetSelect.value = ""));
           readers[o.name] = read;
           setters[o.name] = set;
+          allowers[o.name] = allow;
           return el;
         }),
       );
@@ -163,6 +166,7 @@ export class LobbyPage {
     const values = () => Object.fromEntries(spec().options.map((o) => [o.name, readers[o.name]()]));
     // a game shortened below an option's rated bound cannot be rated: say which and why
     const checkRated = () => {
+      offerValid(gameSelect.value, readers, allowers);
       const problem = ratedProblem(gameSelect.value, values());
       rated.disabled = Boolean(problem);
       rated.checked = !problem && ratedWanted;

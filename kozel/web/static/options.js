@@ -57,7 +57,8 @@ export function optionsSummary(game, options) {
   return parts.length ? parts.join(" · ") : t("lobby.default_options");
 }
 
-/** A form field for one option: [element, read(), set(value)]. */
+/** A form field for one option: [element, read(), set(value), allow(value, yes)] — allow
+ * offers a value or takes it away (a value taken away while chosen falls back to the default). */
 export function optionField(spec, value, onChange) {
   const id = `opt-${spec.name}`;
   const help = h("small.help", { id: `${id}-help` }, has(`option.${spec.name}.help`) ? t(`option.${spec.name}.help`) : spec.help);
@@ -66,7 +67,11 @@ export function optionField(spec, value, onChange) {
   if (spec.kind === "bool") {
     input = h("input", { id, type: "checkbox", name: spec.name, checked: value, "aria-describedby": `${id}-help`, onchange: onChange });
     read = () => input.checked;
-    return [h("div.field.check", {}, h("label", { for: id }, input, " ", optionLabel(spec.name)), help), read, (v) => (input.checked = v)];
+    const allow = (v, yes) => {
+      input.disabled = !yes;
+      if (!yes && input.checked === v) input.checked = spec.default;
+    };
+    return [h("div.field.check", {}, h("label", { for: id }, input, " ", optionLabel(spec.name)), help), read, (v) => (input.checked = v), allow];
   }
   if (spec.kind === "choice") {
     input = h(
@@ -75,11 +80,16 @@ export function optionField(spec, value, onChange) {
       spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === value }, valueLabel(spec, c))),
     );
     read = () => JSON.parse(input.value);
-    return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = JSON.stringify(v))];
+    const allow = (v, yes) => {
+      const choice = [...input.options].find((o) => o.value === JSON.stringify(v));
+      if (choice) choice.disabled = !yes;
+      if (!yes && read() === v) input.value = JSON.stringify(spec.default);
+    };
+    return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = JSON.stringify(v)), allow];
   }
   input = h("input", { id, type: "number", name: spec.name, min: spec.minimum ?? undefined, max: spec.maximum ?? undefined, step: 1, value, "aria-describedby": `${id}-help`, onchange: onChange });
   read = () => Number(input.value);
-  return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = String(v))];
+  return [h("div.field", {}, h("label", { for: id }, optionLabel(spec.name)), input, help), read, (v) => (input.value = String(v)), () => {}];
 }
 
 /** Why a game with these options (every option's value) cannot be rated — an option outside
@@ -92,4 +102,14 @@ export function ratedProblem(game, options) {
     if (spec.rated_maximum != null && value > spec.rated_maximum) return t("lobby.rated_maximum", { option, value: spec.rated_maximum });
   }
   return "";
+}
+
+/** Offer only the values whose needs (/api/rules: `teams` needs `players` 4) are met by the
+ * other options' current values: a form never offers a combination the game refuses. */
+export function offerValid(game, readers, allowers) {
+  for (let pass = 0; pass < 2; pass++) {  // a need may rest on another (special doubles → pairs → 4 players)
+    for (const spec of gameInfo(game).options) {
+      for (const need of spec.needs || []) allowers[spec.name](need.value, readers[need.option]() === need.required);
+    }
+  }
 }
