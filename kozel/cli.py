@@ -381,6 +381,9 @@ def serve(
             min=0, help="How long after the previous move a computer player moves, in ms."
         ),
     ] = Settings.bot_delay_ms,
+    chat_per_minute: Annotated[
+        int, typer.Option(min=1, help="Chat lines one player may say per minute.")
+    ] = Settings.chat_per_minute,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -407,6 +410,7 @@ def serve(
         requests_per_minute=requests_per_minute,
         sockets_per_address=sockets_per_address,
         bot_delay_ms=bot_delay_ms,
+        chat_per_minute=chat_per_minute,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

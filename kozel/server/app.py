@@ -19,11 +19,13 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
 from kozel.games import GAMES
 from kozel.server import auth
+from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
 from kozel.server.limits import SocketsPerAddress
@@ -176,6 +178,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ClubError)
     async def club_error(_: Request, error: ClubError) -> JSONResponse:
         return refusal(error.status, error.code, error.message, error.params)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> StarletteResponse:
+        """An unknown page is the client's "no such page" (a 404 a person can read); the API
+        answers with a code like every refusal."""
+        api = request.url.path.startswith(("/api/", "/static/", "/i18n/", "/rules-text/"))
+        if error.status_code == 404 and not api and request.method == "GET":
+            return FileResponse(WEB / "index.html", status_code=404, headers=PAGE_HEADERS)
+        code = "not_found" if error.status_code == 404 else "bad_request"
+        return refusal(error.status_code, code, str(error.detail))
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -370,6 +382,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game(game_id: Id) -> dict[str, Any]:
         return game_json(await club.game_row(game_id))
 
+    @app.get("/api/games/{game_id}/chat")
+    async def table_chat(game_id: Id) -> list[dict[str, Any]]:
+        """The table's last chat lines, oldest first (new ones come over its sockets)."""
+        await club.game_row(game_id)
+        return await club.chat_history(game_room(game_id))
+
+    @app.get("/api/chat")
+    async def lobby_chat() -> list[dict[str, Any]]:
+        """The lobby's last chat lines, oldest first (new ones come over /ws/lobby)."""
+        return await club.chat_history(LOBBY_ROOM)
+
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: Id) -> dict[str, Any]:
         """The finished game as a kozel-record/1 record (all hands: only once it is over)."""
@@ -477,9 +500,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if foreign_origin(websocket):
             await websocket.close(code=1008)
             return
+        token = websocket.cookies.get(auth.SESSION_COOKIE)
+        try:
+            found = await club.session_user(token)
+        except Exception:  # the database is away: the client retries
+            await websocket.accept()
+            await close(websocket, TRY_AGAIN, UNAVAILABLE)
+            return
         await websocket.accept()
         sent = asyncio.Event()
         """The current feed has sent its snapshot."""
+        # a signed-in socket belongs to its session: logging out closes it
+        key = auth.token_hash(token) if token and found else ""
+        sockets = session_sockets.setdefault(key, set()) if key else set()
+        sockets.add(websocket)
 
         async def snapshot() -> str:
             return json.dumps(await club.lobby_snapshot())
@@ -502,12 +536,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         sender.cancel()
                         await asyncio.wait([sender])
                         sender = feed()
+                elif kind == "chat":
+                    await chat_line(websocket, found, LOBBY_ROOM, text, [LOBBY])
                 else:
                     await send_error(
-                        websocket, "read_only", "the lobby socket takes sync and ping only"
+                        websocket, "read_only", "the lobby socket takes sync, chat and ping only"
                     )
         finally:
             sender.cancel()
+            sockets.discard(websocket)
+            if key and not sockets and session_sockets.get(key) is sockets:
+                del session_sockets[key]
 
     @app.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: int) -> None:
@@ -542,15 +581,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def snapshot() -> str:
             return json.dumps(await club.table_state(game_id, seat))
 
+        limit, players = club.settings.max_message_bytes, len(row.seats)
+
         sender = asyncio.create_task(forward(websocket, seat_channel(game_id, seat), snapshot))
         try:
             async for text in messages(websocket):
-                await handle(websocket, game_id, seat, text)
+                if message_type(text, limit) == "chat" and seat is None:
+                    await send_error(websocket, "chat_watchers", "only the players chat here")
+                elif message_type(text, limit) == "chat":
+                    channels = [seat_channel(game_id, s) for s in (*range(players), None)]
+                    await chat_line(websocket, found, game_room(game_id), text, channels)
+                else:
+                    await handle(websocket, game_id, seat, text)
         finally:
             sender.cancel()
             sockets.discard(websocket)
             if key and not sockets and session_sockets.get(key) is sockets:
                 del session_sockets[key]
+
+    async def chat_line(
+        websocket: WebSocket,
+        found: tuple[User, str] | None,
+        room: str,
+        text: str | None,
+        channels: list[str],
+    ) -> None:
+        """``{"type": "chat", "text": "..."}`` from a signed-in player: said in ``room``,
+        sent on ``channels``; a refusal comes back as an error with its code."""
+        if found is None:
+            await send_error(websocket, "sign_in", "log in or play as a guest to chat")
+            return
+        message = json.loads(text or "{}")
+        try:
+            await club.say(found[0], room, message.get("text"), channels)
+        except ClubError as error:
+            await send_error(websocket, error.code, error.message, params=error.params)
 
     async def handle(
         websocket: WebSocket, game_id: int, seat: int | None, text: str | None
@@ -634,10 +699,12 @@ async def send_error(
     reason: str = "",
     params: dict[str, str | int] | None = None,
 ) -> None:
-    """A WebSocket error; an ``illegal`` move's ``reason`` and ``params`` say why."""
+    """A WebSocket error; an ``illegal`` move's ``reason`` says why, ``params`` fill it in."""
     error: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if reason:
-        error |= {"reason": reason, "params": params or {}}
+        error["reason"] = reason
+    if reason or params:
+        error["params"] = params or {}
     await websocket.send_text(json.dumps(error))
 
 

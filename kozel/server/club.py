@@ -22,9 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from kozel.bots import LEVELS, check_level
 from kozel.core import InvalidOption
 from kozel.games import get_game
-from kozel.server import auth
+from kozel.server import auth, chat
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
+    ChatMessage,
     ClubState,
     Game,
     GameRequest,
@@ -94,6 +95,7 @@ class Club:
         self.register_limit = auth.RateLimit(settings.registrations_per_minute)
         self.guest_limit = auth.RateLimit(settings.guests_per_minute)
         self.new_table_limit = auth.RateLimit(settings.requests_per_minute)
+        self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -752,6 +754,40 @@ class Club:
         except Exception:  # saved: watchers resync when they reconnect
             log.exception("publishing a lobby change failed")
 
+    # --- chat ------------------------------------------------------------------------------
+
+    async def say(self, user: User, room: str, text: object, channels: list[str]) -> None:
+        """``user`` says ``text`` in ``room``: checked, stored, and sent on ``channels`` (the
+        room's sockets in every process) as ``{"type": "chat", ...}``."""
+        line = chat.clean(text)
+        if line is None:
+            raise ClubError(
+                422,
+                "chat_bad",
+                f"a chat line is 1 to {chat.MAX_CHARS} characters",
+                limit=chat.MAX_CHARS,
+            )
+        if not self.chat_limit.take(str(user.id)):
+            raise ClubError(429, "chat_too_fast", "too many chat lines: wait a little")
+        await self._available()
+        async with self.sessions() as session, session.begin():
+            row = ChatMessage(room=room, user_id=user.id, name=user.name, text=line, at=now())
+            session.add(row)
+        message = json.dumps({"type": "chat", **chat_json(row)})
+        for channel in channels:
+            await self.pubsub.publish(channel, message)
+
+    async def chat_history(self, room: str) -> list[dict[str, Any]]:
+        """The room's last lines, oldest first."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(ChatMessage)
+                .where(ChatMessage.room == room)
+                .order_by(ChatMessage.id.desc())
+                .limit(chat.HISTORY)
+            )
+            return [chat_json(row) for row in reversed(list(rows))]
+
     async def bot_game(
         self, game: str, options: dict[str, Any], levels: list[str], seconds: int
     ) -> Game:
@@ -869,6 +905,16 @@ def rated_problem(game: str, options: dict[str, Any], seats: list[Any]) -> str:
         return NOT_RATED_WITH_COMPUTERS
     rules = get_game(game)
     return rules.rated_problem(rules.options(options))
+
+
+def chat_json(row: ChatMessage) -> dict[str, Any]:
+    return {
+        "room": row.room,
+        "id": row.id,
+        "name": row.name,
+        "text": row.text,
+        "at": _aware(row.at).isoformat(),
+    }
 
 
 def request_json(request: GameRequest) -> dict[str, Any]:

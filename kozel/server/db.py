@@ -120,6 +120,18 @@ class ClubState(Base):
     text: Mapped[str] = mapped_column(String(200), default="")
 
 
+class ChatMessage(Base):
+    """A line said in a chat room: ``lobby`` or ``game:<id>`` (the table's people only)."""
+
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(40), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(400))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class RatingChange(Base):
     __tablename__ = "rating_history"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

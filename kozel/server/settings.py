@@ -75,6 +75,8 @@ class Settings:
     """Names of the players who may see the club's administration views."""
     tables_per_player: int = 10
     """Open requests and live tables one player may have at once."""
+    chat_per_minute: int = 12
+    """Chat lines one player may say in a minute (the lobby's and the tables' together)."""
     bot_delay_ms: int = 900
     """How long after the previous move a computer player moves (thinking included), so that
     people can follow the game; 0 in tests where speed matters."""

@@ -40,8 +40,14 @@ class Player:
         return self.http.post(path, json=body or {}, headers={"X-CSRF-Token": self.csrf})
 
     def socket(self, game_id: int) -> ClientConnection:
+        return self._connect(f"/ws/games/{game_id}")
+
+    def lobby(self) -> ClientConnection:
+        return self._connect("/ws/lobby")
+
+    def _connect(self, path: str) -> ClientConnection:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-        return connect(f"{self.ws}/ws/games/{game_id}", additional_headers={"Cookie": cookie})
+        return connect(f"{self.ws}{path}", additional_headers={"Cookie": cookie})
 
 
 def receive(sock: ClientConnection, timeout: float = 20) -> dict[str, Any]:

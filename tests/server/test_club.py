@@ -43,6 +43,14 @@ def test_accounts(server: RunningServer) -> None:
     assert guest.guest().status_code == 200 and guest.name.startswith("guest-")
 
 
+def test_unknown_addresses(server: RunningServer) -> None:
+    """A person's unknown page is the client's own 404 page; the API's is a coded refusal."""
+    page = httpx.get(server.url + "/nope")
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    api = httpx.get(server.url + "/api/nope")
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+
+
 def test_log_in_is_rate_limited(server: RunningServer) -> None:
     player(server).register("carol")
     codes = [player(server).login("carol", "nope nope").status_code for _ in range(6)]

@@ -159,6 +159,58 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
     expect(alice.locator("table.leaderboard")).to_contain_text("bob")
 
 
+def test_two_people_chat_at_their_table_and_in_the_lobby(contexts: Contexts) -> None:
+    """Lines go both ways, markup shows as typed text, a player can mute another, and a
+    line typed while the table moves stays in the box."""
+    en = strings("en")
+    olga, petr = contexts.page(), contexts.page()
+    register(olga, "olga")
+    register(petr, "petr")
+    olga.fill("#chat-input", "who plays?")
+    olga.click("#chat-send")
+    expect(petr.locator(".chat-lines li").filter(has_text="who plays?")).to_be_visible()
+
+    olga.click("details.more summary")
+    olga.select_option("#opt-players", "2")
+    olga.click("#create")
+    petr.locator("li.request").filter(has_text="olga").locator("button.join").click()
+    game = game_id(olga)
+    assert game_id(petr) == game
+    for page in (olga, petr):
+        expect(page.locator(".table .hand")).to_be_visible()
+    olga.fill("#chat-input", "<b>good luck</b>")
+    olga.press("#chat-input", "Enter")
+    line = petr.locator(".chat-lines li").filter(has_text="good luck")
+    expect(line.locator(".chat-text")).to_have_text("<b>good luck</b>")
+    assert petr.locator(".chat-lines b").count() == 0
+    petr.fill("#chat-input", "thanks")
+    petr.click("#chat-send")
+    expect(olga.locator(".chat-lines li").filter(has_text="thanks")).to_be_visible()
+    # the lobby's lines stay in the lobby
+    expect(olga.locator(".chat-lines")).not_to_contain_text("who plays?")
+
+    # a line being typed survives the table's redraws (petr's moves)
+    olga.fill("#chat-input", "half a thou")
+    for _ in range(3):
+        if my_turn(petr):
+            step(petr)
+    expect(olga.locator("#chat-input")).to_have_value("half a thou")
+
+    # petr mutes olga: her lines are hidden, and come back when he asks
+    petr.locator(".chat-name").filter(has_text="olga").first.click()
+    expect(petr.locator(".chat-lines li[data-id]").filter(has_text="good luck")).to_have_count(0)
+    olga.fill("#chat-input", "are you there?")
+    olga.click("#chat-send")
+    expect(olga.locator(".chat-lines li").filter(has_text="are you there?")).to_be_visible()
+    expect(petr.locator(".chat-lines")).not_to_contain_text("are you there?")
+    petr.locator(".chat-unmute").click()
+    expect(petr.locator(".chat-lines li").filter(has_text="are you there?")).to_be_visible()
+    # the whole chat can be turned off
+    petr.check("#chat-off")
+    expect(petr.locator(".chat-lines")).to_have_text(en["chat.muted"])
+    expect(petr.locator("#chat-input")).to_be_hidden()
+
+
 def test_the_form_offers_only_combinations_the_game_allows(contexts: Contexts) -> None:
     """Pairs need four players, and the partner's lead and Yard Goat's doubles need pairs:
     the form takes them away (unticked, unselected) while they cannot be played, and gives
@@ -275,6 +327,27 @@ def test_languages_follow_the_browser_and_the_switcher(contexts: Contexts) -> No
     expect(page.locator(".rules-text")).to_contain_text(strings("ru")["term.fish"].capitalize())
     page.select_option("#lang", "en")
     expect(page.locator("nav.tabs a").first).to_have_text(strings("en")["game.goat"])
+
+
+def test_a_first_visit_an_unknown_page_and_the_title(contexts: Contexts) -> None:
+    """A first visit asks nothing it must be refused (no 401 in the console); an unknown
+    address is the client's page saying so, not raw JSON; a table's title names its game."""
+    en = strings("en")
+    page = contexts.page()
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.goto("/")
+    expect(page.locator("#guest")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert failed == []
+    response = page.goto("/nope")
+    assert response is not None and response.status == 404
+    expect(page.locator("main h1")).to_have_text(en["error.no_page"])
+    page.goto("/")
+    page.click("#guest")
+    page.click("#play-computer")
+    game = game_id(page)
+    expect(page).to_have_title(f"{en['game.goat']} #{game} · Kozel")
 
 
 def test_refusals_are_worded_in_the_players_language(contexts: Contexts) -> None:

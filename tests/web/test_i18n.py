@@ -55,8 +55,8 @@ def test_game_terms_are_each_languages_own_words() -> None:
 
 
 def raised_codes(exception: str) -> set[str]:
-    """The codes the package raises ``exception`` with: its second argument, a string (a
-    code built at run time is listed in ``BUILT_CODES``)."""
+    """The codes the package raises ``exception`` with (or calls ``send_error`` with): its
+    second argument, a string (a code built at run time is listed in ``BUILT_CODES``)."""
     codes = set()
     for source in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(source.read_text("utf-8"))):
@@ -92,10 +92,14 @@ def test_every_error_the_server_gives_is_worded_by_the_client() -> None:
         f"error.illegal.{code}" for code in reasons if f"error.illegal.{code}" not in known
     )
     assert not missing, f"reasons the client cannot word: {missing}"
+    sent = raised_codes("send_error")
+    assert {"chat_watchers", "sign_in", "bad_json"} <= sent
+    missing = sorted(f"error.{code}" for code in sent if f"error.{code}" not in known)
+    assert not missing, f"socket errors the client cannot word: {missing}"
     # the refusals the app builds itself
     for code in ("foreign_origin", "length_required", "body_too_big", "bad_request"):
         assert f"error.{code}" in known, code
-    for code in ("server_error", "sign_in", "csrf"):
+    for code in ("server_error", "sign_in", "csrf", "not_found"):
         assert f"error.{code}" in known, code
 
 
@@ -164,3 +168,12 @@ def test_every_game_has_rules_in_every_language(game: str, lang: str) -> None:
         for bound in (spec.rated_minimum, spec.rated_maximum):
             if bound is not None:
                 assert f"<strong>{bound}</strong>" in text, (game, lang, spec.name, bound)
+
+
+@pytest.mark.parametrize("lang", ["ru", "bg"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_cyrillic_rules_pages_use_their_own_letters(game: str, lang: str) -> None:
+    """The Russian and Bulgarian pages' text (their examples' names included: once Masha,
+    Alex, Olya, Serg) is in Cyrillic: no Latin word outside the markup."""
+    text = re.sub(r"<[^>]*>", " ", (WEB / "rules" / f"{game}.{lang}.html").read_text("utf-8"))
+    assert re.findall(r"[A-Za-z]{2,}", text) == []

@@ -51,6 +51,7 @@ async function call(method, path, body) {
 
 /** The signed-in player ({name, guest, rating, csrf}) or null. */
 export async function me() {
+  if (!cookie("kozel_csrf")) return null; // never signed in here: no need to ask (and log a 401)
   try {
     return await get("/api/me");
   } catch (error) {

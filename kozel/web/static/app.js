@@ -21,6 +21,11 @@ export function go(path) {
   route();
 }
 
+/** Show the current path again (after signing in: the page shown may have changed meanwhile). */
+export function again() {
+  return route();
+}
+
 export function toast(text, kind = "error") {
   const el = h("div.toast", { class: kind, role: kind === "error" ? "alert" : "status" }, text);
   document.getElementById("toasts").append(el);

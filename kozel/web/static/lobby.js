@@ -1,6 +1,7 @@
 // The lobby: signing in, the game form (every option), open requests live, your games.
 import { get, post } from "./api.js";
-import { explain, go, link, refreshUser, session, toast } from "./app.js";
+import { again, explain, go, link, refreshUser, session, toast } from "./app.js";
+import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
@@ -26,7 +27,10 @@ export class LobbyPage {
   }
 
   async show(main) {
-    this.main = main;
+    // the lobby is redrawn as the player signs in; the chat below it is not
+    this.chat = new ChatPanel("/api/chat", (text) => this.socket.send({ type: "chat", text }));
+    this.main = h("div.lobby-page");
+    mount(main, this.main, this.chat.element);
     this.games = await rules();
     this.render();
     this.socket = new LiveSocket("/ws/lobby", {
@@ -36,11 +40,13 @@ export class LobbyPage {
   }
 
   dispose() {
+    this.disposed = true;
     if (this.socket) this.socket.close();
   }
 
   render() {
     const user = session.user;
+    this.chat.speaker(Boolean(user), t("chat.sign_in"));
     this.list = h("div#requests");
     this.yours = h("div#your-games");
     mount(
@@ -93,7 +99,12 @@ export class LobbyPage {
       try {
         await post(path, guest ? undefined : { name: name.value.trim(), password: password.value });
         await refreshUser();
+        if (this.disposed) {
+          await again(); // another page took over meanwhile (the language changed, say)
+          return;
+        }
         this.render();
+        this.socket.drop(); // connect again as the player (to chat)
       } catch (e) {
         error.textContent = explain(e);
       }
@@ -244,7 +255,9 @@ export class LobbyPage {
   // it. A change already seen is dropped; after a gap (a change lost, or changes from
   // several server processes arriving out of order) the client asks for a new snapshot.
   receive(message) {
+    if (message.type === "chat" || message.code?.startsWith("chat")) this.chat.receive(message);
     if (message.type === "requests") {
+      this.chat.load(); // a snapshot: the socket listens now, so nothing said is missed
       this.version = message.version;
       this.syncing = false;
       this.update(message.requests);

@@ -9,6 +9,7 @@
 // player's seat.
 import { get } from "./api.js";
 import { banner, go, link, toast } from "./app.js";
+import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
 import { errorText, t } from "./i18n.js";
@@ -55,12 +56,18 @@ export class TablePage {
   }
 
   async show(main) {
-    this.main = main;
+    // the table is redrawn at every move; the chat below it is not (a line being typed stays)
+    this.chat = new ChatPanel(`/api/games/${this.id}/chat`, (text) => this.socket.send({ type: "chat", text }));
+    this.main = h("div.table-page");
+    mount(main, this.main, this.chat.element);
     await rules();
-    mount(main, h("p.loading", {}, t("table.connecting")));
+    mount(this.main, h("p.loading", {}, t("table.connecting")));
     this.socket = new LiveSocket(`/ws/games/${this.id}`, {
       onMessage: (m) => this.receive(m),
-      onStatus: (status) => banner(status === "open" ? "" : t("table.reconnecting")),
+      onStatus: (status) => {
+        banner(status === "open" ? "" : t("table.reconnecting"));
+        this.chatBehind = true;
+      },
     });
     this.resize = () => this.state && this.render();
     window.addEventListener("resize", this.resize);
@@ -83,6 +90,16 @@ export class TablePage {
   }
 
   async receive(message) {
+    if (message.type === "state" && this.chatBehind) {
+      // the socket listens now (the snapshot comes after it subscribed): what was said
+      // before is stored, what is said from now on comes over the socket
+      this.chatBehind = false;
+      this.chat.load();
+    }
+    if (message.type === "chat" || message.code?.startsWith("chat")) {
+      this.chat.receive(message);
+      return;
+    }
     if (message.type === "error") {
       if (message.code === "no_table") {
         this.socket.close();
@@ -110,6 +127,7 @@ export class TablePage {
     if (message.type !== "state" || message.version <= this.seen) return;
     this.seen = message.version;
     this.state = message;
+    this.chat.speaker(this.you !== null, t("chat.watchers"));
     this.busy = false;
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
     const view = message.view;
@@ -293,6 +311,7 @@ export class TablePage {
       return;
     }
     this.title = `${gameName(view.game)} #${this.id}`;
+    document.title = `${this.title} · Kozel`;
     const myTurn = view.turn !== null && view.turn === this.you && state.status === "playing";
     const log = moveLog(view.history, view.layout);
     mount(
