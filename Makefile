@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PORT   ?= 8000
 
 .PHONY: run test lint chromium bench strength screenshots clean
 
@@ -13,7 +14,7 @@ $(STAMP): pyproject.toml setup.py kozel/_kernel.c
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kozel serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///kozel.db
+	$(BIN)/kozel serve --host 127.0.0.1 --port $(PORT) --db sqlite+aiosqlite:///kozel.db
 
 lint: $(STAMP)
 	$(BIN)/ruff check kozel tests bench examples

@@ -551,9 +551,10 @@ class Round:
     def _check_no_fit(self, action: str) -> None:
         fit = self.fitting(self.hands[self.turn])
         if fit:
-            names = ", ".join(TILE_NAMES[t] for t in tiles_of(fit))
+            tiles = [TILE_NAMES[t] for t in tiles_of(fit)]
+            names, verb = ", ".join(tiles), "fits" if len(tiles) == 1 else "fit"
             raise IllegalMove(
-                f"you cannot {action}: {names} fits, so you must play", "must_play", tiles=names
+                f"you cannot {action}: {names} {verb}, so you must play", "must_play", tiles=names
             )
 
     def _check_doubles(self, move: PlayDoubles) -> None:

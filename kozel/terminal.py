@@ -308,7 +308,8 @@ class TerminalGame:
         if answer in DRAW_WORDS or answer in KNOCK_WORDS:
             action = "draw" if answer in DRAW_WORDS else "knock"
             fits = sorted({TILE_NAMES[p.tile] for m in legal for p in plays_of(m)})
-            raise ValueError(f"you cannot {action}: {_words(fits)} fits, so you must play")
+            verb = "fits" if len(fits) == 1 else "fit"
+            raise ValueError(f"you cannot {action}: {_words(fits)} {verb}, so you must play")
         return self.choose_play(parse_entries(answer), view)
 
     def choose_play(self, entries: list[TileEntry], view: SeatView) -> Move:
