@@ -167,7 +167,8 @@ class Node:
         command += ["--db", self.db_url, "--pubsub", self.redis_url, "--node", self.name]
         command += ["--lease-seconds", str(LEASE_SECONDS)]
         command += ["--db-connections", str(DB_CONNECTIONS)]
-        command += ["--bot-delay-ms", "0"]  # computer players at once: more moves to check
+        # computer players at once, the next round at once: more moves to check
+        command += ["--bot-delay-ms", "0", "--round-pause", "0"]
         # every scripted player comes from this one address: lift the per-address limits
         command += ["--guests-per-minute", "1000000", "--registrations-per-minute", "1000000"]
         command += ["--requests-per-minute", "1000000", "--sockets-per-address", "1000000"]

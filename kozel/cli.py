@@ -381,6 +381,14 @@ def serve(
             min=0, help="How long after the previous move a computer player moves, in ms."
         ),
     ] = Settings.bot_delay_ms,
+    round_pause: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a finished round stays on the table, hands face up, before the next "
+            "deal (sooner when every person presses next; 0: at once).",
+        ),
+    ] = Settings.round_pause_seconds,
     chat_per_minute: Annotated[
         int, typer.Option(min=1, help="Chat lines one player may say per minute.")
     ] = Settings.chat_per_minute,
@@ -411,6 +419,7 @@ def serve(
         sockets_per_address=sockets_per_address,
         bot_delay_ms=bot_delay_ms,
         chat_per_minute=chat_per_minute,
+        round_pause_seconds=round_pause,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

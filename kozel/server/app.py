@@ -637,6 +637,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await websocket.send_text(json.dumps({"type": "pong"}))
             elif kind == "sync":
                 await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+            elif kind == "next":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators do not deal")
+                    return
+                await club.next_round(game_id, seat)
             elif kind == "move":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators cannot move")
@@ -657,7 +662,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     if reply.code == "stale":
                         await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
             else:
-                await send_error(websocket, "unknown_type", "message types are move, sync and ping")
+                await send_error(
+                    websocket, "unknown_type", "message types are move, next, sync, chat and ping"
+                )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"
             await send_error(websocket, code, error.message)

@@ -238,6 +238,7 @@ class Club:
             last_at = _aware(events[-1].at).timestamp() if events else None
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
             table.bot_pace_ms = self.settings.bot_delay_ms
+            table.round_pause = self.settings.round_pause_seconds
             table.replay(events)
             self.tables[game_id] = table
             await table.start(last_at, self.settings.restart_grace_seconds)
@@ -284,6 +285,15 @@ class Club:
             bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
         )
 
+    async def next_round(self, game_id: int, seat: int) -> None:
+        """``seat`` is ready for the next round, at whichever node runs the table (a press
+        that cannot reach it is lost: the pause ends the wait anyway)."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.ready(seat)
+        else:
+            await self._forward(game_id, {"op": "next", "game": game_id, "seat": seat})
+
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
@@ -317,6 +327,9 @@ class Club:
         seat = request.get("seat")
         if request.get("op") == "state":
             return {"state": table.state(seat if isinstance(seat, int) else None)}
+        if request.get("op") == "next" and isinstance(seat, int):
+            table.ready(seat)
+            return {"ok": True}
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
             return {"ok": reply.ok, "code": reply.code, "message": reply.message}

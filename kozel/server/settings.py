@@ -77,6 +77,10 @@ class Settings:
     """Open requests and live tables one player may have at once."""
     chat_per_minute: int = 12
     """Chat lines one player may say in a minute (the lobby's and the tables' together)."""
+    round_pause_seconds: float = 15.0
+    """How long a finished round stays on the table, every hand face up, before the next deal,
+    unless every person at the table presses "next" sooner (no clock runs meanwhile); 0 deals
+    at once. Tables of computer players deal at once."""
     bot_delay_ms: int = 900
     """How long after the previous move a computer player moves (thinking included), so that
     people can follow the game; 0 in tests where speed matters."""

@@ -77,11 +77,22 @@ class _Deal:
     """Deal the next round (again, after a failed attempt)."""
 
 
+@dataclass
+class _Next:
+    """A person at the table is ready for the next round (pressed "next")."""
+
+    seat: int
+
+
 class Table:
     """One live game."""
 
     bot_pace_ms = 900
     """How long after the previous move a computer player moves (the club's bot_delay_ms)."""
+    round_pause = 0.0
+    """How long a finished round stays on the table, hands face up, before the next deal
+    (the club's round_pause_seconds): the deal comes sooner when every person at the table
+    has pressed "next". No clock runs meanwhile."""
 
     def __init__(
         self,
@@ -114,12 +125,16 @@ class Table:
             for s, info in enumerate(self.seats)
             if "bot" in info
         }
-        self.queue: asyncio.Queue[_MoveCommand | _Timeout | _Deal | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[_MoveCommand | _Timeout | _Deal | _Next | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
         """The finished rounds' public summaries, built as they end."""
+        self.waiting: set[int] = set()
+        """The people who have not pressed "next" yet while a finished round is shown."""
+        self.next_at = 0.0
+        """Wall-clock time of the next deal while a finished round is shown."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -183,6 +198,13 @@ class Table:
                 "deadline_ms": int(self.deadline * 1000),
                 "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
             }
+        if self.match.started and (self.match.needs_deal or self.match.over):
+            # the round is over: every hand is turned face up (the bazaar stays hidden)
+            message["shown"] = [
+                self.match.view(s).to_dict()["hand"] for s in range(self.opts.players)
+            ]
+        if self.waiting and self._needs_deal():
+            message["next_round"] = self._next_round()
         if self.match.result is not None:
             res = self.match.result
             # as the record's result, with ``timeout`` always present (null when none)
@@ -190,6 +212,10 @@ class Table:
         return message
 
     # --- commands ---------------------------------------------------------------------------
+
+    def ready(self, seat: int) -> None:
+        """``seat`` pressed "next" while a finished round is shown."""
+        self.queue.put_nowait(_Next(seat))
 
     async def submit(self, seat: int, move: dict[str, Any], version: int) -> Reply:
         """Queue a move of ``seat`` made against ``version``; wait for the verdict."""
@@ -212,6 +238,8 @@ class Table:
                 elif isinstance(command, _Deal):
                     if self._needs_deal():
                         await self._deal()
+                elif isinstance(command, _Next):
+                    await self._ready(command.seat)
                 else:
                     reply = await self._move(command)
                     if not command.done.done():
@@ -272,6 +300,43 @@ class Table:
     async def _deal(self) -> None:
         after = self.match.copy()
         await self._commit("deal", after.deal_next(), after)
+        self.waiting = set()
+
+    def _pause(self) -> bool:
+        """A round has ended: show it until every person has pressed "next" or the pause is
+        over, then deal. ``False`` when there is nobody to wait for (computers only)."""
+        people = {s for s, info in enumerate(self.seats) if "user" in info}
+        if self.round_pause <= 0 or not people or not self.match.started:
+            return False
+        self.waiting = people
+        self.next_at = time.time() + self.round_pause
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.round_pause, self.queue.put_nowait, _Deal())
+        return True
+
+    def _next_round(self) -> dict[str, Any]:
+        return {
+            "waiting": sorted(self.waiting),
+            "deadline_ms": int(self.next_at * 1000),
+            "remaining_ms": max(0, int((self.next_at - time.time()) * 1000)),
+        }
+
+    async def _ready(self, seat: int) -> None:
+        if not self._needs_deal() or seat not in self.waiting:
+            return
+        self.waiting.discard(seat)
+        if not self.waiting:
+            if self._timer is not None:
+                self._timer.cancel()
+            await self._deal()
+            return
+        message = json.dumps(
+            {"type": "next_round", "game": self.id, "version": self.version, **self._next_round()}
+        )
+        for channel in [*range(self.opts.players), None]:
+            await self.pubsub.publish(seat_channel(self.id, channel), message)
 
     async def _commit(self, kind: str, data: dict[str, Any], after: GameMatch) -> None:
         """Persist the event that turns the match into ``after``; only then take ``after`` as
@@ -301,6 +366,7 @@ class Table:
                 self._timer.cancel()
         elif not after.needs_deal:
             self._arm(time.time() + self.seconds_per_move)
+        paused = after.needs_deal and not after.over and self._pause()
         try:
             await self._publish()
         except Exception:  # the event is stored: clients catch up on their next sync
@@ -308,7 +374,7 @@ class Table:
         if after.over:
             if self.on_finish is not None:
                 self.on_finish(self.id)
-        elif after.needs_deal:
+        elif after.needs_deal and not paused:
             self.queue.put_nowait(_Deal())
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:

@@ -76,6 +76,7 @@ class Tally:
     tiles_seen: int = 0
     draws: int = 0
     finished: int = 0
+    shown: int = 0
     variants: set[str] = field(default_factory=set)
 
 
@@ -146,6 +147,15 @@ def check_channel(
             assert versions[version] == same, f"{who}: two different states at {version}"
         versions[version] = same
         last = version
+        if "shown" in message:
+            # a finished round's hands are turned face up — only once it is over, and only
+            # the hands (never the bazaar); then the rest of the message is checked as always
+            over = version == final or events[version].kind == "deal"
+            assert over, f"{who} at {version}: hands shown during a round"
+            shown = [frozenset(hand) for hand in message["shown"]]
+            assert shown == truth[version].hands, f"{who} at {version}: wrong hands shown"
+            text = json.dumps({k: v for k, v in message.items() if k != "shown"})
+            tally.shown += 1
         named = set(TILE.findall(text))
         if version == 0:  # a table may announce itself before its first deal
             assert "view" not in message and not named, f"{who}: tiles before the deal"
@@ -251,6 +261,7 @@ def test_no_message_names_a_hidden_tile(db_url: str) -> None:
     # bazaar was drawn from, and the games ended by the rules (no clock ran out)
     assert tally.tiles_seen > 0 and tally.deals > count and tally.draws > 0
     assert tally.finished == count
+    assert tally.shown >= tally.deals  # every round's end was shown on every channel
 
 
 def check_clocks(

@@ -82,7 +82,10 @@ def test_unknown_pubsub_url() -> None:
 @needs_redis
 def test_a_whole_game_through_redis(tmp_path: Path) -> None:
     settings = Settings(
-        db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", pubsub_url=REDIS, bot_delay_ms=0
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}",
+        pubsub_url=REDIS,
+        bot_delay_ms=0,
+        round_pause_seconds=0,
     )
     server = RunningServer(settings)
     try:

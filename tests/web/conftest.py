@@ -34,6 +34,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
             db_url=f"sqlite+aiosqlite:///{db}",
             min_seconds_per_move=5,
             bot_delay_ms=0,  # whole games against the computer: no person's pace
+            round_pause_seconds=0,  # nor a pause after each round (tests/web/test_round_end.py)
             guests_per_minute=100_000,
             registrations_per_minute=100_000,
             requests_per_minute=100_000,

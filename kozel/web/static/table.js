@@ -90,6 +90,15 @@ export class TablePage {
   }
 
   async receive(message) {
+    if (message.type === "next_round") {
+      // who still has to press "next" (no new version: the position has not changed)
+      if (this.state && message.version === this.seen) {
+        this.state.next_round = message;
+        this.nextDeadline = performance.now() + message.remaining_ms;
+        this.render();
+      }
+      return;
+    }
     if (message.type === "state" && this.chatBehind) {
       // the socket listens now (the snapshot comes after it subscribed): what was said
       // before is stored, what is said from now on comes over the socket
@@ -130,6 +139,13 @@ export class TablePage {
     this.chat.speaker(this.you !== null, t("chat.watchers"));
     this.busy = false;
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
+    if (message.next_round) {
+      this.nextDeadline = performance.now() + message.next_round.remaining_ms;
+      this.waited = true;
+    } else if (this.waited && !message.shown) {
+      this.waited = false;
+      this.notice = null; // the next round is dealt: its notice was read while it waited
+    }
     const view = message.view;
     if (view) {
       this.syncHand(view.hand);
@@ -381,7 +397,9 @@ export class TablePage {
     const teams = view.options.teams;
     const partner = teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
     const count = view.hand_sizes[seat];
-    const backs = place === "you" ? [] : Array.from({ length: Math.min(count, MAX_BACKS) }, () => h("span.back"));
+    // at a round's end every hand is turned face up
+    const shown = state.shown && place !== "you" ? state.shown[seat] : null;
+    const backs = place === "you" || shown ? [] : Array.from({ length: Math.min(count, MAX_BACKS) }, () => h("span.back"));
     return h(
       "li.player",
       { "data-seat": seat, "data-place": place, class: [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : ""].join(" ") },
@@ -397,6 +415,7 @@ export class TablePage {
         {},
         score(view.sheet[this.unitOf(seat)]),
         backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
+        shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: 10, label: tile }))) : null,
         h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: count })),
         turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
@@ -634,7 +653,22 @@ export class TablePage {
         ? h("p.small.credited", {}, creditText(round, units, view.options))
         : h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
       round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), t("table.eggs_carried", { n: round.eggs })) : null,
-      h("button.ok", { type: "button", onclick: () => { this.notice = null; this.render(); } }, t("table.ok")),
+      this.state.next_round ? this.nextRound(names) : h("button.ok", { type: "button", onclick: () => { this.notice = null; this.render(); } }, t("table.ok")),
+    );
+  }
+
+  /** The finished round waits for the next deal: who is still reading it, how long at most,
+   * and the button that says one is ready. */
+  nextRound(names) {
+    const { waiting } = this.state.next_round;
+    const mine = this.you !== null && waiting.includes(this.you);
+    const others = waiting.filter((s) => s !== this.you).map((s) => names[s]);
+    return h(
+      "div.next-round",
+      {},
+      mine ? h("button.primary#next-round", { type: "button", onclick: () => this.socket.send({ type: "next" }) }, t("table.next_round")) : null,
+      h("span.small.next-in", {}, ""),
+      others.length ? h("span.small.muted.waiting", {}, " ", t("table.waiting_for", { names: others.join(", ") })) : null,
     );
   }
 
@@ -671,6 +705,10 @@ export class TablePage {
   }
 
   tick() {
+    if (this.state?.next_round && this.main) {
+      const secs = Math.ceil(Math.max(0, this.nextDeadline - performance.now()) / 1000);
+      for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t("table.next_in", { n: secs });
+    }
     if (!this.state || !this.state.clock || !this.main) return;
     const left = Math.max(0, this.deadline - performance.now());
     const secs = Math.ceil(left / 1000);
