@@ -252,23 +252,68 @@ static inline void lay(State *s, int t, int arm, int close) {
     s->last_tile = t;
 }
 
+/* The layout as far as a lay's points need it: a copy is cheap, so the greedy policy can try
+ * every move. */
+typedef struct {
+    int ends[MAX_ARMS], closed[MAX_ARMS], tips[MAX_ARMS];
+    int spinner, first, spinner_line;
+} Ends;
+
+static inline void ends_of(const State *s, Ends *e) {
+    memcpy(e->ends, s->ends, sizeof e->ends);
+    memcpy(e->closed, s->closed, sizeof e->closed);
+    memcpy(e->tips, s->tips, sizeof e->tips);
+    e->spinner = s->spinner;
+    e->first = s->first;
+    e->spinner_line = s->spinner_line;
+}
+
+/* lay() on the copy: the same ends, tips and spinner */
+static inline void ends_lay(Ends *e, int spinner_rule, int t, int arm, int close) {
+    if (e->first < 0) {
+        e->first = t;
+        if (spinner_rule && IS_DOUBLE[t]) {
+            e->spinner = t;
+            for (int k = 0; k < 4; k++) e->ends[k] = LOW[t];
+            for (int k = 0; k < 4; k++) e->tips[k] = t;
+            e->spinner_line = 3;
+        } else {
+            e->ends[0] = LOW[t];
+            e->ends[1] = HIGH[t];
+            e->ends[2] = e->ends[3] = -1;
+            e->tips[0] = e->tips[1] = t;
+            e->tips[2] = e->tips[3] = -1;
+        }
+        return;
+    }
+    e->ends[arm] = OTHER[t][e->ends[arm]];
+    e->tips[arm] = t;
+    if (close) e->closed[arm] = 1;
+    if (spinner_rule && e->spinner < 0 && IS_DOUBLE[t]) {
+        e->spinner = t;
+        e->ends[2] = e->ends[3] = LOW[t];
+        e->tips[2] = e->tips[3] = t;
+        e->spinner_line = 1 << arm;
+    }
+}
+
 /* The end sum (kozel.scoring.ends.end_sum): each open arm shows its value; an arm ending in a
  * double counts both halves (once, also when the double ends two arms); the spinner counts
  * both halves while a line side of it is free, then each free cross arm counts its value when
  * the spinner's arms count. */
-static int end_sum(const State *s) {
-    int hub = s->spinner, total = 0, covered = hub >= 0;
+static int end_sum(const Ends *e, int arms_count) {
+    int hub = e->spinner, total = 0, covered = hub >= 0;
     uint32_t counted = 0;
     for (int k = 0; k < 2; k++)
-        if ((s->spinner_line >> k & 1) && s->tips[k] == hub) covered = 0;
+        if ((e->spinner_line >> k & 1) && e->tips[k] == hub) covered = 0;
     for (int k = 0; k < MAX_ARMS; k++) {
-        int end = s->ends[k], tip = s->tips[k];
-        if (end < 0 || s->closed[k]) continue;
+        int end = e->ends[k], tip = e->tips[k];
+        if (end < 0 || e->closed[k]) continue;
         if (hub >= 0 && tip == hub) {
             if (!covered) {
                 if (!(counted >> hub & 1)) total += PIPS[hub];
                 counted |= 1u << hub;
-            } else if (k >= 2 && s->arms_count) {
+            } else if (k >= 2 && arms_count) {
                 total += LOW[hub];
             }
         } else if (IS_DOUBLE[tip]) {
@@ -284,24 +329,24 @@ static int end_sum(const State *s) {
 /* What the move just laid scores (after all its tiles), ``lead`` when it was the round's first
  * tile: the end-count games' lay scoring (kozel.scoring.end_count), Bergen's lead of a double
  * and its double- and triple-headers (kozel.scoring.bergen.header_points). */
-static int lay_points(const State *s, int lead) {
+static int lay_points(const Ends *e, int mode, int arms_count, int lead) {
     int total;
-    switch (s->points_mode) {
+    switch (mode) {
     case POINTS_BERGEN:
-        if (lead) return IS_DOUBLE[s->first] ? 2 : 0;
-        if (s->ends[0] != s->ends[1]) return 0;
-        return IS_DOUBLE[s->tips[0]] || IS_DOUBLE[s->tips[1]] ? 3 : 2;
+        if (lead) return IS_DOUBLE[e->first] ? 2 : 0;
+        if (e->ends[0] != e->ends[1]) return 0;
+        return IS_DOUBLE[e->tips[0]] || IS_DOUBLE[e->tips[1]] ? 3 : 2;
     case POINTS_FIVES:
-        total = end_sum(s);
+        total = end_sum(e, arms_count);
         return total % 5 == 0 ? total : 0;
     case POINTS_TELEPHONE:
-        total = end_sum(s);
+        total = end_sum(e, arms_count);
         return total % 5 == 0 ? total / 5 : 0;
     case POINTS_THREES:
-        total = end_sum(s);
+        total = end_sum(e, arms_count);
         return total % 3 == 0 ? total : 0;
     case POINTS_THREES_FIVES:
-        total = end_sum(s);
+        total = end_sum(e, arms_count);
         return (total % 3 == 0 ? total : 0) + (total % 5 == 0 ? total : 0);
     default:
         return 0;
@@ -311,10 +356,12 @@ static int lay_points(const State *s, int lead) {
 /* The points ``mv`` would score for the seat to move (0 for a draw or a knock). */
 static int move_points(const State *s, const Move *mv) {
     if (s->points_mode == POINTS_NONE || mv->n == 0) return 0;
-    State c = *s;
-    int lead = c.first < 0;
-    for (int i = 0; i < mv->n; i++) lay(&c, mv->tile[i], mv->arm[i], mv->close[i]);
-    return lay_points(&c, lead);
+    Ends e;
+    ends_of(s, &e);
+    int lead = e.first < 0;
+    for (int i = 0; i < mv->n; i++)
+        ends_lay(&e, s->spinner_rule, mv->tile[i], mv->arm[i], mv->close[i]);
+    return lay_points(&e, s->points_mode, s->arms_count, lead);
 }
 
 static inline int blocked(const State *s) {
@@ -364,7 +411,11 @@ static void apply(State *s, const Move *mv) {
             lay(s, mv->tile[i], mv->arm[i], mv->close[i]);
             s->last_turn |= 1u << mv->tile[i];
         }
-        if (s->points_mode) s->during[seat] += lay_points(s, lead);
+        if (s->points_mode) {
+            Ends e;
+            ends_of(s, &e);
+            s->during[seat] += lay_points(&e, s->points_mode, s->arms_count, lead);
+        }
         if (!s->hands[seat]) {
             s->end_kind = END_OUT;
             s->end_seat = seat;

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kozel.bots.expert import points_so_far
 from kozel.bots.greedy import GreedyBot
 from kozel.bots.inference import past_decisions
 from kozel.bots.kernel import (
@@ -206,3 +207,17 @@ def test_the_kernel_supports_exactly_the_games_it_implements() -> None:
     scoring = pack_scoring(BERGEN, match.opts, match.sheet, 0, PENALTY)
     with pytest.raises(ValueError, match="does not know this game's scoring"):
         _kernel.trace(pack_round(match.round), 1, (*scoring[:17], 17, 1))
+
+
+@pytest.mark.parametrize("index", range(len(DURING_MATRIX)))
+def test_the_expert_reads_the_rounds_points_from_its_view(index: int) -> None:
+    """The points the expert starts its playouts from (the round's so far, per unit, from the
+    public history) are the match's."""
+    rules, raw = DURING_MATRIX[index]
+    checked = 0
+    for seed in range(10):
+        match = random_position(rules, raw, seed)
+        if match is not None:
+            assert points_so_far(view_for(match, match.round.turn)) == match.during
+            checked += 1
+    assert checked
