@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kozel.cli import app
+from kozel.games import GAMES
 
 runner = CliRunner()
 
@@ -97,6 +98,13 @@ def test_bad_options_and_bots_are_explained() -> None:
 
 
 def test_bench_json() -> None:
-    result = runner.invoke(app, ["bench", "--json", "--seconds", "0.2"])
+    """Every figure is there (without the expert's games: they are a benchmark's, not a
+    test's, minutes)."""
+    result = runner.invoke(app, ["bench", "--json", "--seconds", "0.2", "--games", "0"])
     assert result.exit_code == 0
-    assert json.loads(result.stdout)["engine_rounds_per_second"] > 0
+    data = json.loads(result.stdout)
+    assert data["engine_rounds_per_second"] > 0
+    assert data["kernel_rounds_per_second_by_game"].keys() == GAMES.keys()
+    assert all(rate > 0 for rate in data["kernel_rounds_per_second_by_game"].values())
+    assert data["kernel_all_fives_to_goat"]["median_ratio"] > 0
+    assert data["expert_decision_ms_median_by_game"].keys() == GAMES.keys()
