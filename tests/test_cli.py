@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kozel.cli import app
@@ -62,6 +63,23 @@ def test_simulated_records_replay_clean(tmp_path: Path) -> None:
         checked = runner.invoke(app, ["replay", str(path)])
         assert checked.exit_code == 0, checked.output
         assert "4 records replay clean" in checked.output
+
+
+@pytest.mark.parametrize("game", ["all_fives", "telephone", "all_threes", "threes_fives", "bergen"])
+def test_the_expert_plays_the_games_that_score_during_play_to_records_that_replay(
+    tmp_path: Path, game: str
+) -> None:
+    """The expert (on the kernel) and greedy play these games through; the records replay."""
+    path = tmp_path / f"{game}.jsonl"
+    bots = "expert,greedy,expert,greedy"
+    result = runner.invoke(
+        app, ["simulate", game, "--bots", bots, "--games", "2", "--records", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert len(path.read_text().splitlines()) == 2
+    checked = runner.invoke(app, ["replay", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert "2 records replay clean" in checked.output
 
 
 def test_replay_names_bad_lines(tmp_path: Path) -> None:
