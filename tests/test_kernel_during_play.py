@@ -123,6 +123,38 @@ def test_any_position_plays_out_as_in_the_engine(index: int, deal: int, seed: in
         compare_from(match, seed)
 
 
+@st.composite
+def option_combinations(draw: st.DrawFn) -> tuple[Ruleset, dict[str, object]]:
+    """Any of the five games with any combination of its options (a small or the usual
+    target, every choice and flag; teams only with 4 players)."""
+    rules = draw(st.sampled_from(DURING_PLAY_GAMES))
+    raw: dict[str, object] = {}
+    for spec in rules.option_specs:
+        if spec.kind == "bool":
+            raw[spec.name] = draw(st.booleans())
+        elif spec.choices:
+            raw[spec.name] = draw(st.sampled_from(spec.choices))
+        elif spec.name == "target":
+            raw[spec.name] = draw(st.sampled_from([spec.default, spec.minimum or 1, 7]))
+    if raw.get("teams"):
+        raw["players"] = 4
+    return rules, raw
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(option_combinations(), st.integers(0, 2**32 - 1), st.integers(0, 2**64 - 1))
+def test_any_option_combination_plays_out_as_in_the_engine(
+    combination: tuple[Ruleset, dict[str, object]], deal: int, seed: int
+) -> None:
+    """Options combined freely (the matrix changes one at a time): the kernel supports every
+    combination the games accept, and plays it as the engine."""
+    rules, raw = combination
+    assert supports(rules)
+    match = random_position(rules, raw, deal)
+    if match is not None:
+        compare_from(match, seed)
+
+
 @pytest.mark.parametrize("index", range(len(DURING_MATRIX)))
 def test_the_greedy_playout_policy_takes_the_points_as_the_greedy_bot(index: int) -> None:
     """Policy 2 scores every legal move as GreedyBot.score does (in tenths), immediate points
