@@ -10,8 +10,9 @@ the fish mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming t
 which is how the distance to the loss limit enters; in team play the unit is the team. In the
 games that score during play (the end-count games, Bergen) a playout costs minus the points
 each unit scores in it — the lays' points, ours and what the next players make of the ends we
-leave, and the hand's bonus — less the game's target for winning the game. The move with the
-lowest expected cost, own cost less a share of the opponents', wins.
+leave, and the hand's bonus — and nothing more for winning the game (a bonus for the win
+scored fewer points per hand on duplicate deals). The move with the lowest expected cost, own
+cost less a share of the opponents', wins.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from kozel.bots.kernel import (
 from kozel.bots.sampling import Sampler, World, lacked_values
 from kozel.core import DOUBLES_MASK, Draw, Move, Play
 from kozel.history import plays_of
-from kozel.scoring.race import RaceScoring
 from kozel.views import SeatView
 
 if TYPE_CHECKING:
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 GOAT_PENALTY = 150.0
 """The cost of becoming the Goat in this round."""
+WIN_DURING_PLAY = 0.0
+"""What winning the game in this round is worth beyond its points, in the games that score
+during play."""
 OPPONENT_WEIGHT = 0.35
 """How much a point charged to an opponent is worth to us."""
 PLAYOUT_POLICY = (GREEDY, 8, GREEDY, 0)
@@ -184,15 +187,15 @@ class ExpertBot:
 
     def _scoring(self, view: SeatView) -> ScoringTuple:
         """The kernel's scoring for this decision. In the games that score during play the
-        round's points so far are added to the sheet, and winning the game is worth the
-        game's target (a penalty fitted to Goat's 101 would dwarf a game of 15 points)."""
+        round's points so far are added to the sheet and a playout is worth its points alone:
+        a bonus for winning the game (the game's target) made the expert play the last hand
+        of a game for the win, and it scored fewer points per hand on duplicate deals
+        (docs/bots.md)."""
         rules, opts = view.rules, view.opts
         if rules.scoring not in POINTS_MODES:
             return pack_scoring(rules, opts, view.sheet, view.eggs, GOAT_PENALTY)
-        scoring = rules.scoring(opts)
-        assert isinstance(scoring, RaceScoring)
         return pack_scoring(
-            rules, opts, view.sheet, view.eggs, float(scoring.target), points_so_far(view)
+            rules, opts, view.sheet, view.eggs, WIN_DURING_PLAY, points_so_far(view)
         )
 
     def _without_kernel(self, view: SeatView) -> list[tuple[Move, float]]:
