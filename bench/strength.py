@@ -10,6 +10,11 @@ bot should score more: a ratio above 1).
     .venv/bin/python bench/strength.py --rounds 2000
     .venv/bin/python bench/strength.py --rounds 2000 --games goat --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 1000 --games draw,sea_goat --pairs expert/greedy
+    .venv/bin/python bench/strength.py --rounds 400 --games during --pairs expert/greedy
+
+``--games during`` stands for the five games that score during play (All Fives, Telephone,
+All Threes, Threes and Fives, Bergen); for the races each line also gives the margin, the
+stronger level's mean points per player-round less the weaker's, with its 95% interval.
 """
 
 from __future__ import annotations
@@ -19,7 +24,19 @@ import json
 import sys
 import time
 
-from kozel.games import BLOCK, CLASSIC, DONKEY, DRAW, GOAT, SEA_GOAT
+from kozel.games import (
+    ALL_FIVES,
+    ALL_THREES,
+    BERGEN,
+    BLOCK,
+    CLASSIC,
+    DONKEY,
+    DRAW,
+    GOAT,
+    SEA_GOAT,
+    TELEPHONE,
+    THREES_FIVES,
+)
 from kozel.options import Options
 from kozel.rules import Ruleset
 from kozel.simulate import Summary, simulate
@@ -32,12 +49,20 @@ GAMES: dict[str, tuple[Ruleset, Options]] = {
     "block": (BLOCK, BLOCK.options()),
     "classic": (CLASSIC, CLASSIC.options()),
     "sea_goat": (SEA_GOAT, SEA_GOAT.options()),
+    "all_fives": (ALL_FIVES, ALL_FIVES.options()),
+    "telephone": (TELEPHONE, TELEPHONE.options()),
+    "all_threes": (ALL_THREES, ALL_THREES.options()),
+    "threes_fives": (THREES_FIVES, THREES_FIVES.options()),
+    "bergen": (BERGEN, BERGEN.options()),
 }
+DURING_PLAY = "all_fives,telephone,all_threes,threes_fives,bergen"
 PAIRS = ["greedy/random", "expert/greedy"]
 TARGET = 0.75
 
 
-def measure(rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int) -> Summary:
+def measure(
+    rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int, seed: int = 1000
+) -> Summary:
     lineup = [strong, weak] * (opts.players // 2)
     total = Summary(
         rules.id, rules.options_dict(opts), lineup, sheet=rules.sheet_kind, duplicate=True
@@ -45,7 +70,7 @@ def measure(rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int) 
     batch = 0
     played = 0
     while played < rounds:
-        part = simulate(rules, opts, lineup, 10, 1000 + batch, duplicate=True)
+        part = simulate(rules, opts, lineup, 10, seed + batch, duplicate=True)
         total.outcomes += part.outcomes
         batch += 1
         played = sum(o.rounds for o in total.outcomes)
@@ -59,13 +84,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--pairs", default=",".join(PAIRS))
+    parser.add_argument("--seed", type=int, default=1000, help="the first batch's seed")
     args = parser.parse_args()
-    for name in args.games.split(","):
+    names = args.games.replace("during", DURING_PLAY)
+    for name in names.split(","):
         rules, opts = GAMES[name]
         for pair in args.pairs.split(","):
             strong, weak = pair.split("/")
             start = time.perf_counter()
-            summary = measure(rules, opts, strong, weak, args.rounds)
+            summary = measure(rules, opts, strong, weak, args.rounds, args.seed)
             ratio = summary.ratio()
             assert ratio is not None
             _, _, value, low, high = ratio
@@ -77,22 +104,23 @@ def main() -> None:
             else:
                 verdict = "beats" if low > 1 else "ahead" if value > 1 else "behind"
                 target = f"{verdict} (> 1: the first scores more)"
-            print(
-                json.dumps(
-                    {
-                        "game": name,
-                        "pair": pair,
-                        "rounds": rounds,
-                        "games": len(summary.outcomes),
-                        "ratio": round(value, 4),
-                        "ci95": [round(low, 4), round(high, 4)],
-                        "means": {k: round(v[0], 3) for k, v in means.items()},
-                        "seconds": round(time.perf_counter() - start),
-                        "target": target,
-                    }
-                ),
-                flush=True,
-            )
+            line = {
+                "game": name,
+                "pair": pair,
+                "rounds": rounds,
+                "games": len(summary.outcomes),
+                "ratio": round(value, 4),
+                "ci95": [round(low, 4), round(high, 4)],
+                "means": {k: round(v[0], 3) for k, v in means.items()},
+                "means_ci95": {k: [round(v[1], 3), round(v[2], 3)] for k, v in means.items()},
+                "seconds": round(time.perf_counter() - start),
+                "target": target,
+            }
+            margin = summary.margin()
+            if margin is not None and rules.sheet_kind != "goat":
+                line["margin"] = round(margin[2], 3)
+                line["margin_ci95"] = [round(margin[3], 3), round(margin[4], 3)]
+            print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

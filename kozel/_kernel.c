@@ -1,13 +1,15 @@
 /*
  * kozel._kernel: the playout kernel for the computer players.
  *
- * It plays rounds of the layout games (Goat, Donkey, Draw, Block, Classic, Sea Goat) from a
- * given (determinized) position to their end, exactly as kozel.round.Round does: the same
- * legal moves in the same order, the same out / fish detection, the same counts; and it
- * costs a finished round as the game's scoring policy does (kozel.scoring). A game it does
- * not know is refused (ValueError), never played with another game's scoring.
- * tests/test_kernel.py plays seeded rounds through both and compares every move, every count
- * and every round's cost.
+ * It plays rounds of the layout games (Goat, Donkey, Draw, Block, Classic, Sea Goat, and the
+ * games that score during play: All Fives, Telephone, All Threes, Threes and Fives, Bergen)
+ * from a given (determinized) position to their end, exactly as kozel.round.Round does: the
+ * same legal moves in the same order, the same out / fish detection, the same counts, the same
+ * points scored by each lay (kozel.scoring.ends, kozel.scoring.bergen); and it costs a finished
+ * round as the game's scoring policy does (kozel.scoring). A game it does not know is refused
+ * (ValueError), never played with another game's scoring. tests/test_kernel.py and
+ * tests/test_kernel_during_play.py play seeded rounds through both and compare every move,
+ * every lay's points, every count and every round's cost.
  *
  * Tiles are 0..27 in the order 0-0, 0-1, ..., 0-6, 1-1, ..., 6-6; hands are 28-bit masks.
  */
@@ -89,7 +91,20 @@ typedef struct {
      * to move has drawn this turn */
     uint32_t lacks[4];
     int drew;
+    /* the games that score during play: how a lay scores (POINTS_*), whether the spinner's
+     * free cross arms count once it is covered, the last tile laid on each arm (the first
+     * tile or the spinner while none is), the spinner's line sides still showing it (a bit per
+     * arm), and the points each seat has scored from the position on */
+    int points_mode, arms_count;
+    int tips[MAX_ARMS];
+    int spinner_line;
+    int during[4];
+    /* Bergen draws one tile a turn; Threes and Fives may draw although a tile fits */
+    int one_draw, draw_when_able;
 } State;
+
+enum { POINTS_NONE = 0, POINTS_FIVES, POINTS_TELEPHONE, POINTS_THREES, POINTS_THREES_FIVES,
+       POINTS_BERGEN, POINTS_MODES };
 
 static inline int n_arms(const State *s) { return s->spinner_rule ? 4 : 2; }
 
@@ -191,9 +206,14 @@ static int generate(const State *s, Move *out) {
         }
     }
     if (n == 0) {
-        out[0].kind = s->drawn < s->drawable ? DRAW : KNOCK;
+        int may_draw = s->drawn < s->drawable && !(s->one_draw && s->drew);
+        out[0].kind = may_draw ? DRAW : KNOCK;
         out[0].n = 0;
         n = 1;
+    } else if (s->draw_when_able && s->drawn < s->drawable) {
+        out[n].kind = DRAW;
+        out[n].n = 0;
+        n++;
     }
     return n;
 }
@@ -208,21 +228,140 @@ static inline void lay(State *s, int t, int arm, int close) {
         if (s->spinner_rule && IS_DOUBLE[t]) {
             s->spinner = t;
             for (int k = 0; k < 4; k++) s->ends[k] = LOW[t];
+            for (int k = 0; k < 4; k++) s->tips[k] = t;
+            s->spinner_line = 3;
         } else {
             s->ends[0] = LOW[t];
             s->ends[1] = HIGH[t];
             s->ends[2] = s->ends[3] = -1;
+            s->tips[0] = s->tips[1] = t;
+            s->tips[2] = s->tips[3] = -1;
         }
     } else {
         s->ends[arm] = OTHER[t][s->ends[arm]];
         s->table |= bit;
+        s->tips[arm] = t;
         if (close) s->closed[arm] = 1;
         if (s->spinner_rule && s->spinner < 0 && IS_DOUBLE[t]) {
             s->spinner = t;
             s->ends[2] = s->ends[3] = LOW[t];
+            s->tips[2] = s->tips[3] = t;
+            s->spinner_line = 1 << arm; /* its other line side is the tile it was laid on */
         }
     }
     s->last_tile = t;
+}
+
+/* The layout as far as a lay's points need it: a copy is cheap, so the greedy policy can try
+ * every move. */
+typedef struct {
+    int ends[MAX_ARMS], closed[MAX_ARMS], tips[MAX_ARMS];
+    int spinner, first, spinner_line;
+} Ends;
+
+static inline void ends_of(const State *s, Ends *e) {
+    memcpy(e->ends, s->ends, sizeof e->ends);
+    memcpy(e->closed, s->closed, sizeof e->closed);
+    memcpy(e->tips, s->tips, sizeof e->tips);
+    e->spinner = s->spinner;
+    e->first = s->first;
+    e->spinner_line = s->spinner_line;
+}
+
+/* lay() on the copy: the same ends, tips and spinner */
+static inline void ends_lay(Ends *e, int spinner_rule, int t, int arm, int close) {
+    if (e->first < 0) {
+        e->first = t;
+        if (spinner_rule && IS_DOUBLE[t]) {
+            e->spinner = t;
+            for (int k = 0; k < 4; k++) e->ends[k] = LOW[t];
+            for (int k = 0; k < 4; k++) e->tips[k] = t;
+            e->spinner_line = 3;
+        } else {
+            e->ends[0] = LOW[t];
+            e->ends[1] = HIGH[t];
+            e->ends[2] = e->ends[3] = -1;
+            e->tips[0] = e->tips[1] = t;
+            e->tips[2] = e->tips[3] = -1;
+        }
+        return;
+    }
+    e->ends[arm] = OTHER[t][e->ends[arm]];
+    e->tips[arm] = t;
+    if (close) e->closed[arm] = 1;
+    if (spinner_rule && e->spinner < 0 && IS_DOUBLE[t]) {
+        e->spinner = t;
+        e->ends[2] = e->ends[3] = LOW[t];
+        e->tips[2] = e->tips[3] = t;
+        e->spinner_line = 1 << arm;
+    }
+}
+
+/* The end sum (kozel.scoring.ends.end_sum): each open arm shows its value; an arm ending in a
+ * double counts both halves (once, also when the double ends two arms); the spinner counts
+ * both halves while a line side of it is free, then each free cross arm counts its value when
+ * the spinner's arms count. */
+static int end_sum(const Ends *e, int arms_count) {
+    int hub = e->spinner, total = 0, covered = hub >= 0;
+    uint32_t counted = 0;
+    for (int k = 0; k < 2; k++)
+        if ((e->spinner_line >> k & 1) && e->tips[k] == hub) covered = 0;
+    for (int k = 0; k < MAX_ARMS; k++) {
+        int end = e->ends[k], tip = e->tips[k];
+        if (end < 0 || e->closed[k]) continue;
+        if (hub >= 0 && tip == hub) {
+            if (!covered) {
+                if (!(counted >> hub & 1)) total += PIPS[hub];
+                counted |= 1u << hub;
+            } else if (k >= 2 && arms_count) {
+                total += LOW[hub];
+            }
+        } else if (IS_DOUBLE[tip]) {
+            if (!(counted >> tip & 1)) total += PIPS[tip];
+            counted |= 1u << tip;
+        } else {
+            total += end;
+        }
+    }
+    return total;
+}
+
+/* What the move just laid scores (after all its tiles), ``lead`` when it was the round's first
+ * tile: the end-count games' lay scoring (kozel.scoring.end_count), Bergen's lead of a double
+ * and its double- and triple-headers (kozel.scoring.bergen.header_points). */
+static int lay_points(const Ends *e, int mode, int arms_count, int lead) {
+    int total;
+    switch (mode) {
+    case POINTS_BERGEN:
+        if (lead) return IS_DOUBLE[e->first] ? 2 : 0;
+        if (e->ends[0] != e->ends[1]) return 0;
+        return IS_DOUBLE[e->tips[0]] || IS_DOUBLE[e->tips[1]] ? 3 : 2;
+    case POINTS_FIVES:
+        total = end_sum(e, arms_count);
+        return total % 5 == 0 ? total : 0;
+    case POINTS_TELEPHONE:
+        total = end_sum(e, arms_count);
+        return total % 5 == 0 ? total / 5 : 0;
+    case POINTS_THREES:
+        total = end_sum(e, arms_count);
+        return total % 3 == 0 ? total : 0;
+    case POINTS_THREES_FIVES:
+        total = end_sum(e, arms_count);
+        return (total % 3 == 0 ? total : 0) + (total % 5 == 0 ? total : 0);
+    default:
+        return 0;
+    }
+}
+
+/* The points ``mv`` would score for the seat to move (0 for a draw or a knock). */
+static int move_points(const State *s, const Move *mv) {
+    if (s->points_mode == POINTS_NONE || mv->n == 0) return 0;
+    Ends e;
+    ends_of(s, &e);
+    int lead = e.first < 0;
+    for (int i = 0; i < mv->n; i++)
+        ends_lay(&e, s->spinner_rule, mv->tile[i], mv->arm[i], mv->close[i]);
+    return lay_points(&e, s->points_mode, s->arms_count, lead);
 }
 
 static inline int blocked(const State *s) {
@@ -246,8 +385,12 @@ static void apply(State *s, const Move *mv) {
     int seat = s->turn;
     switch (mv->kind) {
     case DRAW:
-        /* a draw in a new turn starts the seat's list again (kozel.bots.sampling) */
-        if (s->drew) {
+        /* a draw in a new turn starts the seat's list again (kozel.bots.sampling); where a
+         * draw is legal although a tile fits it proves nothing */
+        if (s->draw_when_able) {
+            s->lacks[seat] = 0;
+            s->drew = 1;
+        } else if (s->drew) {
             s->lacks[seat] |= open_values(s);
         } else {
             s->lacks[seat] = open_values(s);
@@ -263,9 +406,15 @@ static void apply(State *s, const Move *mv) {
     default:
         if (mv->kind == HUNDRED) s->hundred_seat = seat;
         s->last_turn = 0;
+        int lead = s->first < 0;
         for (int i = 0; i < mv->n; i++) {
             lay(s, mv->tile[i], mv->arm[i], mv->close[i]);
             s->last_turn |= 1u << mv->tile[i];
+        }
+        if (s->points_mode) {
+            Ends e;
+            ends_of(s, &e);
+            s->during[seat] += lay_points(&e, s->points_mode, s->arms_count, lead);
         }
         if (!s->hands[seat]) {
             s->end_kind = END_OUT;
@@ -295,7 +444,33 @@ typedef struct {
     int teams, fish_mode, threshold, lone_zero, special, loss_limit, eggs;
     int account[4], open[4], remembered[4];
     double loss_penalty;
+    /* the races: what the hand's winner is credited for the others' counts (CREDIT_*), and
+     * All Fives' bonus divisor */
+    int credit_mode, bonus_divisor;
 } Scoring;
+
+enum { CREDIT_PLAIN = 0, CREDIT_FIVES, CREDIT_TELEPHONE, CREDIT_THREES, CREDIT_THREES_FIVES,
+       CREDIT_BERGEN, CREDIT_MODES };
+
+/* ``value`` to the nearest multiple of ``step``, halves up (kozel.scoring.end_count) */
+static inline int nearest_multiple(int value, int step) {
+    int twice = 2 * value + step, div = 2 * step;
+    int q = twice / div - (twice % div != 0 && twice < 0);
+    return q * step;
+}
+
+static int credit_for(const Scoring *sc, int raw) {
+    switch (sc->credit_mode) {
+    case CREDIT_FIVES:
+        return nearest_multiple(raw, 5) / sc->bonus_divisor;
+    case CREDIT_TELEPHONE:
+        return raw >= 0 ? (raw + 4) / 5 : -((-raw) / 5);
+    case CREDIT_THREES:
+        return nearest_multiple(raw, 3) / 3;
+    default:
+        return raw;
+    }
+}
 
 static int hand_count(uint32_t hand, const Scoring *sc) {
     uint32_t zero = 1u << DOUBLE_OF[0], six = 1u << DOUBLE_OF[6];
@@ -418,11 +593,38 @@ static int sea_decides(const State *s, const Scoring *sc, const int *counts, int
     return -1;
 }
 
+/* Bergen's block (kozel.scoring.bergen.block_winner): the unit of the only seat with no double
+ * in hand, of several the lowest count among them (nobody when units share it), and when
+ * every hand holds a double the holder of the lowest double; -1 for nobody. */
+static int block_unit(const State *s, const Scoring *sc) {
+    int unit = -1, low = INT32_MAX, any = 0;
+    for (int seat = 0; seat < s->players; seat++) {
+        uint32_t hand = s->hands[seat];
+        if (hand & DOUBLES) continue;
+        int pips = 0;
+        for (uint32_t m = hand; m; m &= m - 1) pips += PIPS[lowest(m)];
+        any = 1;
+        if (pips < low) {
+            low = pips;
+            unit = unit_of(sc, seat);
+        } else if (pips == low && unit != unit_of(sc, seat)) {
+            unit = -2; /* shared by two units, unless a lower count comes */
+        }
+    }
+    if (any) return unit < 0 ? -1 : unit;
+    for (int v = 0; v < 7; v++)
+        for (int seat = 0; seat < s->players; seat++)
+            if (s->hands[seat] >> DOUBLE_OF[v] & 1) return unit_of(sc, seat);
+    return -1;
+}
+
 static void race_cost(const State *s, const Scoring *sc, const int *counts, double *cost) {
     int units = sc->teams ? 2 : s->players;
     int counted[4];
     int winner = unit_counts(s, sc, counts, counted);
-    if (winner < 0) {
+    if (sc->credit_mode == CREDIT_BERGEN) {
+        if (winner < 0) winner = block_unit(s, sc);
+    } else if (winner < 0) {
         int low = INT32_MAX, shared = 0;
         for (int u = 0; u < units; u++) {
             if (counted[u] < low) {
@@ -437,7 +639,10 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
     }
     int after[4];
     for (int u = 0; u < units; u++) after[u] = sc->account[u];
-    if (winner >= 0) {
+    for (int seat = 0; seat < s->players; seat++) after[unit_of(sc, seat)] += s->during[seat];
+    if (winner >= 0 && sc->credit_mode == CREDIT_BERGEN) {
+        after[winner] += 2;
+    } else if (winner >= 0) {
         int credit = 0;
         for (int u = 0; u < units; u++)
             if (u != winner) credit += counted[u];
@@ -450,7 +655,7 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
             if (sc->open_at && !has_record && others) {
                 for (int u = 0; u < units; u++) after[u] = 0; /* every record written off */
             } else {
-                after[winner] += credit;
+                after[winner] += credit_for(sc, credit);
             }
         }
     }
@@ -549,8 +754,16 @@ static inline int pips_of(uint32_t m) {
     return total;
 }
 
+/* In the games that score during play the greedy bot first takes the best immediate score
+ * (going out first of all; a point is worth 1000 of its units) and never draws while a tile
+ * fits. */
+#define GREEDY_POINT 10000
+#define GREEDY_OUT_SCORING 10000000
+
 static int greedy_score(const State *s, const Model *md, const Move *mv) {
     int seat = s->turn;
+    if (mv->kind == DRAW) return -GREEDY_OUT_SCORING; /* offered beside plays: drawing when able */
+    int points = s->points_mode ? GREEDY_POINT * move_points(s, mv) : 0;
     int ends[MAX_ARMS + 4], n_ends = 0, index[MAX_ARMS];
     for (int k = 0; k < MAX_ARMS; k++) {
         index[k] = -1;
@@ -577,7 +790,7 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
         }
     }
     uint32_t rest = s->hands[seat] & ~laid;
-    if (!rest) return 10000;
+    if (!rest) return s->points_mode ? GREEDY_OUT_SCORING + points : 10000;
     for (int v = 0; v < 7; v++)
         if (rest & SUIT[v]) score += 7;
     uint32_t open = 0;
@@ -606,7 +819,7 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
         int light = have ? mine * (count > 1 ? count : 1) < smallest * pips : 0;
         score += light ? 60 : -20 * mine;
     }
-    return score;
+    return score + points;
 }
 
 static int choose(const State *s, const Move *moves, int n, const Model *md, uint64_t *rng) {
@@ -665,18 +878,36 @@ static int read_ints(PyObject *seq, int *out, int max, const char *what) {
 
 /* state tuple: (players, spinner_rule, closing, multi, hands, bazaar, drawn, dead,
  *               lead_mask, ends, closed, spinner, first, table, turn, first_tile, last_tile,
- *               hundred_ok, hundred_seat) */
+ *               hundred_ok, hundred_seat, points_mode, arms_count, one_draw, draw_when_able,
+ *               drew, tips, spinner_line) */
 static int read_state(PyObject *t, State *s) {
-    int hands[4], bazaar[TILES], ends[4], closed[4];
-    PyObject *ph, *pb, *pe, *pc;
+    int hands[4], bazaar[TILES], ends[4], closed[4], tips[4] = {-1, -1, -1, -1};
+    PyObject *ph, *pb, *pe, *pc, *pt = NULL;
     unsigned long dead, lead_mask, table;
     s->hundred_ok = 0;
     s->hundred_seat = -1;
-    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|ii", &s->players, &s->spinner_rule,
+    s->points_mode = s->arms_count = s->one_draw = s->draw_when_able = s->drew = 0;
+    s->spinner_line = 0;
+    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|iiiiiiiOi", &s->players, &s->spinner_rule,
                           &s->closing, &s->multi, &ph, &pb, &s->drawn, &dead, &lead_mask, &pe,
                           &pc, &s->spinner, &s->first, &table, &s->turn, &s->first_tile,
-                          &s->last_tile, &s->hundred_ok, &s->hundred_seat))
+                          &s->last_tile, &s->hundred_ok, &s->hundred_seat, &s->points_mode,
+                          &s->arms_count, &s->one_draw, &s->draw_when_able, &s->drew, &pt,
+                          &s->spinner_line))
         return -1;
+    if (s->points_mode < 0 || s->points_mode >= POINTS_MODES) {
+        PyErr_SetString(PyExc_ValueError, "the kernel does not know how this game's lays score");
+        return -1;
+    }
+    if (pt && read_ints(pt, tips, 4, "tips") < 0) return -1;
+    for (int k = 0; k < 4; k++) {
+        if (tips[k] < -1 || tips[k] >= TILES) {
+            PyErr_SetString(PyExc_ValueError, "tips must be tiles or -1");
+            return -1;
+        }
+        s->tips[k] = tips[k];
+        s->during[k] = 0;
+    }
     if (s->players < 2 || s->players > 4) {
         PyErr_SetString(PyExc_ValueError, "players must be 2..4");
         return -1;
@@ -713,7 +944,6 @@ static int read_state(PyObject *t, State *s) {
         return -1;
     }
     memset(s->lacks, 0, sizeof s->lacks);
-    s->drew = 0;
     return 0;
 }
 
@@ -750,13 +980,17 @@ static void plain_model(Model *md, int policy) {
 static int read_scoring(PyObject *t, Scoring *sc) {
     PyObject *pa, *po, *pr;
     memset(sc, 0, sizeof *sc);
-    if (!PyArg_ParseTuple(t, "iiiiiiiiiiiiiOOOd", &sc->kind, &sc->count_mode, &sc->subtract_own,
-                          &sc->open_at, &sc->sea, &sc->target, &sc->teams, &sc->fish_mode,
-                          &sc->threshold, &sc->lone_zero, &sc->special, &sc->loss_limit,
-                          &sc->eggs, &pa, &po, &pr, &sc->loss_penalty))
+    sc->bonus_divisor = 1;
+    if (!PyArg_ParseTuple(t, "iiiiiiiiiiiiiOOOd|ii", &sc->kind, &sc->count_mode,
+                          &sc->subtract_own, &sc->open_at, &sc->sea, &sc->target, &sc->teams,
+                          &sc->fish_mode, &sc->threshold, &sc->lone_zero, &sc->special,
+                          &sc->loss_limit, &sc->eggs, &pa, &po, &pr, &sc->loss_penalty,
+                          &sc->credit_mode, &sc->bonus_divisor))
         return -1;
     if (sc->kind < SHEET_GOAT || sc->kind > SHEET_RACE || sc->count_mode < COUNT_GOAT ||
-        sc->count_mode > COUNT_SEA_GOAT || sc->fish_mode < 0 || sc->fish_mode > 2) {
+        sc->count_mode > COUNT_SEA_GOAT || sc->fish_mode < 0 || sc->fish_mode > 2 ||
+        sc->credit_mode < 0 || sc->credit_mode >= CREDIT_MODES || sc->bonus_divisor < 1 ||
+        (sc->credit_mode != CREDIT_PLAIN && sc->kind != SHEET_RACE)) {
         PyErr_SetString(PyExc_ValueError, "the kernel does not know this game's scoring");
         return -1;
     }
@@ -864,7 +1098,7 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
 PyDoc_STRVAR(trace_doc,
              "trace(state, seed, scoring=None) -> (moves, end_kind, end_seat, hands, costs)\n\n"
              "Play one round out choosing uniformly with splitmix64 (index = next %% n) and "
-             "return every move, how it ended (1 out, 2 fish), the hands left and, given a "
+             "return every move as (seat, legal moves, move, points it scored), how it ended (1 out, 2 fish), the hands left and, given a "
              "scoring tuple, the round's cost to each scoring unit (else an empty list).");
 
 static PyObject *trace(PyObject *self, PyObject *args) {
@@ -883,14 +1117,16 @@ static PyObject *trace(PyObject *self, PyObject *args) {
     while (s.end_kind == END_NONE) {
         int n = generate(&s, moves);
         int pick = (int)(next_random(&rng) % (uint64_t)n);
-        PyObject *entry = Py_BuildValue("(iiN)", s.turn, n, move_to_tuple(&moves[pick]));
+        int seat = s.turn, before = s.during[seat];
+        PyObject *step = move_to_tuple(&moves[pick]);
+        apply(&s, &moves[pick]);
+        PyObject *entry = Py_BuildValue("(iiNi)", seat, n, step, s.during[seat] - before);
         if (!entry || PyList_Append(log, entry) < 0) {
             Py_XDECREF(entry);
             Py_DECREF(log);
             return NULL;
         }
         Py_DECREF(entry);
-        apply(&s, &moves[pick]);
     }
     PyObject *hands = PyTuple_New(s.players);
     for (int i = 0; i < s.players; i++)
@@ -969,16 +1205,21 @@ static int same_move(const Move *a, const Move *b) {
     return 1;
 }
 
-/* decision tuple: (seat, ends, closed, spinner, first, table, lacks, sizes, laid_since, move) */
+/* decision tuple: (seat, ends, closed, spinner, first, table, lacks, sizes, laid_since, move,
+ *                  tips, spinner_line); the last two for the games that score during play */
 static int read_decision(PyObject *t, const State *rules, Decision *d) {
-    PyObject *pe, *pc, *pl, *ps, *pm;
-    int seat, spinner, first;
+    PyObject *pe, *pc, *pl, *ps, *pm, *pt = NULL;
+    int seat, spinner, first, line = 0;
     unsigned long table, laid;
-    if (!PyArg_ParseTuple(t, "iOOiikOOkO", &seat, &pe, &pc, &spinner, &first, &table, &pl, &ps,
-                          &laid, &pm))
+    if (!PyArg_ParseTuple(t, "iOOiikOOkO|Oi", &seat, &pe, &pc, &spinner, &first, &table, &pl,
+                          &ps, &laid, &pm, &pt, &line))
         return -1;
     State *s = &d->before;
     *s = *rules;
+    int tips[4] = {-1, -1, -1, -1};
+    if (pt && read_ints(pt, tips, 4, "tips") < 0) return -1;
+    for (int k = 0; k < 4; k++) s->tips[k] = tips[k] < -1 || tips[k] >= TILES ? -1 : tips[k];
+    s->spinner_line = line;
     int ends[4], closed[4], lacks[4] = {0, 0, 0, 0}, sizes[4] = {0, 0, 0, 0};
     if (read_ints(pe, ends, 4, "ends") != 4 || read_ints(pc, closed, 4, "closed") != 4 ||
         read_ints(pl, lacks, 4, "lacks") < 0 || read_ints(ps, sizes, 4, "sizes") < 0) {
@@ -1101,16 +1342,28 @@ static PyObject *explain(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(rounds_doc,
-             "random_rounds(state, count, seed) -> total moves\n\n"
-             "Play ``count`` uniformly random rounds from the same position (a benchmark).");
+             "random_rounds(state, count, seed, hand_size=7, reserve=0, ignore=-1) -> total "
+             "moves\n\n"
+             "Play ``count`` uniformly random rounds from the same position's rules, each from a "
+             "fresh deal of ``hand_size`` tiles a hand whose last ``reserve`` bazaar tiles are "
+             "never drawn (a benchmark; the lays score as the game's do). ``ignore`` replaces "
+             "the position's tiles that never hold a fish open (-1: keep them).");
 
 static PyObject *random_rounds(PyObject *self, PyObject *args) {
     PyObject *pstate;
-    long count;
+    long count, ignore = -1;
+    int hand_size = 7, reserve = 0;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OlK", &pstate, &count, &seed)) return NULL;
+    if (!PyArg_ParseTuple(args, "OlK|iil", &pstate, &count, &seed, &hand_size, &reserve,
+                          &ignore))
+        return NULL;
     State root;
     if (read_state(pstate, &root) < 0) return NULL;
+    if (hand_size < 1 || hand_size * root.players > TILES || reserve < 0 ||
+        reserve > TILES - hand_size * root.players) {
+        PyErr_SetString(PyExc_ValueError, "hand_size or reserve out of range");
+        return NULL;
+    }
     uint64_t rng = seed;
     long moves = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -1129,10 +1382,14 @@ static PyObject *random_rounds(PyObject *self, PyObject *args) {
         int at = 0;
         for (int p = 0; p < s.players; p++) {
             s.hands[p] = 0;
-            for (int k = 0; k < 7; k++) s.hands[p] |= 1u << tiles[at++];
+            for (int k = 0; k < hand_size; k++) s.hands[p] |= 1u << tiles[at++];
         }
-        s.drawable = TILES - at;
+        s.drawable = TILES - at - reserve;
         for (int k = 0; k < s.drawable; k++) s.bazaar[k] = tiles[at + k];
+        if (ignore >= 0) {
+            s.dead = (uint32_t)ignore;
+            for (int k = s.drawable; k < TILES - at; k++) s.dead |= 1u << tiles[at + k];
+        }
         s.lead_mask = s.hands[s.turn];
         while (s.end_kind == END_NONE) {
             int n = generate(&s, list);

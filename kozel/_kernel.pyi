@@ -22,6 +22,13 @@ StateTuple = tuple[
     int,
     int,
     int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    int,
 ]
 ScoringTuple = tuple[
     int,
@@ -41,6 +48,8 @@ ScoringTuple = tuple[
     tuple[int, ...],
     tuple[int, ...],
     float,
+    int,
+    int,
 ]
 ModelTuple = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]
 DecisionTuple = tuple[
@@ -54,6 +63,8 @@ DecisionTuple = tuple[
     tuple[int, ...],
     int,
     KernelMove,
+    tuple[int, ...],
+    int,
 ]
 
 def evaluate(
@@ -67,7 +78,7 @@ def evaluate(
 ) -> list[list[float]]: ...
 def trace(
     state: StateTuple, seed: int, scoring: ScoringTuple | None = None
-) -> tuple[list[tuple[int, int, KernelMove]], int, int, tuple[int, ...], list[float]]: ...
+) -> tuple[list[tuple[int, int, KernelMove, int]], int, int, tuple[int, ...], list[float]]: ...
 def model_trace(
     state: StateTuple, model: ModelTuple, seed: int
 ) -> list[tuple[int, int, KernelMove, tuple[int, ...], list[int]]]: ...
@@ -78,4 +89,11 @@ def explain(
     worlds: list[tuple[int, ...]],
     noise: float,
 ) -> list[list[float]]: ...
-def random_rounds(state: StateTuple, count: int, seed: int) -> int: ...
+def random_rounds(
+    state: StateTuple,
+    count: int,
+    seed: int,
+    hand_size: int = 7,
+    reserve: int = 0,
+    ignore: int = -1,
+) -> int: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from kozel.core import TILE_COUNT
+from kozel.core import DOUBLES_MASK, TILE_COUNT
 from kozel.games import GOAT
 from kozel.round import Round, deal_tiles
 from kozel.rules import Ruleset
@@ -43,15 +43,24 @@ def engine_rounds_per_second(
             return rounds / (now - start)
 
 
-def playout_rounds_per_second(rounds: int = 1_000_000, seed: int = 1) -> float:
-    """Random 4-player Goat rounds through the compiled kernel, one core (each round a new
-    deal; its leader leads any tile)."""
+def playout_rounds_per_second(
+    rounds: int = 1_000_000, seed: int = 1, rules: Ruleset = GOAT, players: int = 4
+) -> float:
+    """Random rounds of a game (4-player Goat by default) through the compiled kernel, one
+    core: each round a new deal of the game's hand size with its reserve left undrawn (all
+    the leftover tiles in a game without draws), its leader leading any tile; the games that
+    score during play score every lay."""
     from kozel.bots.kernel import _kernel, pack_round
     from kozel.match import Match
 
-    start_position = pack_round(Match(GOAT, GOAT.options(), seed).next_round())
+    opts = rules.options({"players": players})
+    dealt = players * rules.hand_size(opts)
+    left = TILE_COUNT - dealt
+    reserve = min(opts.reserve_size(), left) if rules.draws else left
+    ignore = DOUBLES_MASK if opts.ignores_doubles() else 0
+    start_position = pack_round(Match(rules, opts, seed).next_round())
     start = time.perf_counter()
-    _kernel.random_rounds(start_position, rounds, seed)
+    _kernel.random_rounds(start_position, rounds, seed, rules.hand_size(opts), reserve, ignore)
     return rounds / (time.perf_counter() - start)
 
 

@@ -156,6 +156,26 @@ class Summary:
         value, low, high = ratio_estimate(per_level[0], per_level[1])
         return levels[0], levels[1], value, low, high
 
+    def margin(self) -> tuple[str, str, float, float, float] | None:
+        """With exactly two levels, each in the same number of seats: the first level's mean
+        charge (or points) per player-round less the second's, with its 95% interval
+        (clustered by game seed, so that a duplicate pair counts once)."""
+        levels = list(dict.fromkeys(self.lineup))
+        if len(levels) != 2:
+            return None
+        seats = [[i for i, lv in enumerate(self.lineup) if lv == level] for level in levels]
+        if len(seats[0]) != len(seats[1]):
+            return None
+        clusters = list(self._clusters().values())
+        xs = [
+            sum(o.charged[i] for o in games for i in seats[0])
+            - sum(o.charged[i] for o in games for i in seats[1])
+            for games in clusters
+        ]
+        ys = [sum(o.rounds for o in games) * len(seats[0]) for games in clusters]
+        value, low, high = ratio_estimate(xs, ys)
+        return levels[0], levels[1], value, low, high
+
     def to_json(self) -> dict[str, Any]:
         rounds = sum(o.rounds for o in self.outcomes)
         seats = []
@@ -192,6 +212,15 @@ class Summary:
             data["ratio"] = {
                 "of": first,
                 "to": second,
+                "value": round(value, 4),
+                "ci95": [round(low, 4), round(high, 4)],
+            }
+        margin = self.margin()
+        if margin is not None:
+            first, second, value, low, high = margin
+            data["margin"] = {
+                "of": first,
+                "over": second,
                 "value": round(value, 4),
                 "ci95": [round(low, 4), round(high, 4)],
             }

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kozel.cli import app
+from kozel.games import GAMES
 
 runner = CliRunner()
 
@@ -63,6 +65,23 @@ def test_simulated_records_replay_clean(tmp_path: Path) -> None:
         assert "4 records replay clean" in checked.output
 
 
+@pytest.mark.parametrize("game", ["all_fives", "telephone", "all_threes", "threes_fives", "bergen"])
+def test_the_expert_plays_the_games_that_score_during_play_to_records_that_replay(
+    tmp_path: Path, game: str
+) -> None:
+    """The expert (on the kernel) and greedy play these games through; the records replay."""
+    path = tmp_path / f"{game}.jsonl"
+    bots = "expert,greedy,expert,greedy"
+    result = runner.invoke(
+        app, ["simulate", game, "--bots", bots, "--games", "2", "--records", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert len(path.read_text().splitlines()) == 2
+    checked = runner.invoke(app, ["replay", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert "2 records replay clean" in checked.output
+
+
 def test_replay_names_bad_lines(tmp_path: Path) -> None:
     good = tmp_path / "good.jsonl"
     runner.invoke(app, ["simulate", "goat", "-n", "2", "--records", str(good)])
@@ -97,6 +116,13 @@ def test_bad_options_and_bots_are_explained() -> None:
 
 
 def test_bench_json() -> None:
-    result = runner.invoke(app, ["bench", "--json", "--seconds", "0.2"])
+    """Every figure is there (without the expert's games: they are a benchmark's, not a
+    test's, minutes)."""
+    result = runner.invoke(app, ["bench", "--json", "--seconds", "0.2", "--games", "0"])
     assert result.exit_code == 0
-    assert json.loads(result.stdout)["engine_rounds_per_second"] > 0
+    data = json.loads(result.stdout)
+    assert data["engine_rounds_per_second"] > 0
+    assert data["kernel_rounds_per_second_by_game"].keys() == GAMES.keys()
+    assert all(rate > 0 for rate in data["kernel_rounds_per_second_by_game"].values())
+    assert data["kernel_all_fives_to_goat"]["median_ratio"] > 0
+    assert data["expert_decision_ms_median_by_game"].keys() == GAMES.keys()

@@ -64,12 +64,13 @@ def compare_from(match: Match, seed: int) -> int:
     scoring = pack_scoring(match.rules, match.opts, match.sheet, match.eggs, PENALTY)
     log, end_kind, end_seat, hands, costs = _kernel.trace(pack_round(rnd), seed, scoring)
     rng = SplitMix(seed)
-    for step, (turn, count, kernel_move) in enumerate(log):
+    for step, (turn, count, kernel_move, points) in enumerate(log):
         moves = rnd.legal_moves()
         assert turn == rnd.turn, f"step {step}"
         assert count == len(moves), f"step {step}: {moves}"
         assert [to_kernel(m) for m in moves][rng.next() % count] == kernel_move
         match.push(from_kernel(kernel_move))
+        assert points == 0
     assert rnd.end is not None
     assert (end_kind, end_seat) == ({"out": 1, "fish": 2}[rnd.end.kind], rnd.end.seat)
     assert tuple(rnd.hands) == hands

@@ -7,8 +7,12 @@ every legal move followed by quick playouts to the end of the round (all moves m
 playout randomness; the other seats play the greedy heuristic, ours it with some noise). A
 playout's cost is what the round charges under the game's own scoring (remembered points,
 the fish mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming the Goat,
-which is how the distance to the loss limit enters; in team play the unit is the team. The
-move with the lowest expected cost, own cost less a share of the opponents', wins.
+which is how the distance to the loss limit enters; in team play the unit is the team. In the
+games that score during play (the end-count games, Bergen) a playout costs minus the points
+each unit scores in it — the lays' points, ours and what the next players make of the ends we
+leave, and the hand's bonus — and nothing more for winning the game (a bonus for the win
+scored fewer points per hand on duplicate deals). The move with the lowest expected cost, own
+cost less a share of the opponents', wins.
 """
 
 from __future__ import annotations
@@ -23,22 +27,28 @@ from kozel.bots.greedy import GreedyBot
 from kozel.bots.inference import past_decisions
 from kozel.bots.kernel import (
     GREEDY,
+    POINTS_MODES,
     _kernel,
     pack_model,
     pack_scoring,
     pack_state,
     supports,
+    tips_of_history,
     to_kernel,
 )
 from kozel.bots.sampling import Sampler, World, lacked_values
-from kozel.core import DOUBLES_MASK, Move
+from kozel.core import DOUBLES_MASK, Draw, Move, Play
+from kozel.history import plays_of
 from kozel.views import SeatView
 
 if TYPE_CHECKING:
-    from kozel._kernel import DecisionTuple, ModelTuple
+    from kozel._kernel import DecisionTuple, ModelTuple, ScoringTuple
 
 GOAT_PENALTY = 150.0
 """The cost of becoming the Goat in this round."""
+WIN_DURING_PLAY = 0.0
+"""What winning the game in this round is worth beyond its points, in the games that score
+during play."""
 OPPONENT_WEIGHT = 0.35
 """How much a point charged to an opponent is worth to us."""
 PLAYOUT_POLICY = (GREEDY, 8, GREEDY, 0)
@@ -54,6 +64,9 @@ GREEDY_PRIOR = 0.9
 """The prior that another seat plays the greedy heuristic (else any legal move)."""
 
 
+WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
+
+
 @dataclass(frozen=True)
 class Budget:
     """How hard the expert thinks: worlds sampled and playouts per move in each world, or a
@@ -67,6 +80,10 @@ class Budget:
 LEVEL_BUDGETS = {
     "expert": Budget(),
 }
+DURING_PLAY_BUDGET = Budget(worlds=WORLDS_DURING_PLAY, playouts=PLAYOUTS_DURING_PLAY)
+"""The plain expert's budget in the games that score during play: their rounds are longer
+(all 28 tiles dealt in Telephone, four arms) and every playout move weighs the points of each
+legal move, so fewer samples keep a decision as quick as Goat's."""
 
 
 class ExpertBot:
@@ -74,7 +91,9 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         self.rng = random.Random(seed)
-        self.budget = budget or LEVEL_BUDGETS["expert"]
+        self.budget = budget
+        """``None``: the plain expert's budget for the game (:data:`DURING_PLAY_BUDGET` in
+        the games that score during play)."""
 
     def choose(self, view: SeatView) -> Move:
         if len(view.legal_moves) == 1:
@@ -94,7 +113,11 @@ class ExpertBot:
         my_unit = opts.unit_of(me)
         units = opts.units
         kernel_moves = [to_kernel(m) for m in moves]
-        scoring = pack_scoring(view.rules, opts, view.sheet, view.eggs, GOAT_PENALTY)
+        scoring = self._scoring(view)
+        spinner_rule = view.rules.has_spinner(opts)
+        tips, spinner_line = tips_of_history(view.history, spinner_rule)
+        drew = bool(view.history) and view.history[-1][0] == me
+        drew = drew and isinstance(view.history[-1][1], Draw)
         sampler = Sampler(view, self.rng)
         model = pack_model(view, *PLAYOUT_POLICY)
         dead_doubles = DOUBLES_MASK if opts.ignores_doubles() else 0
@@ -105,7 +128,9 @@ class ExpertBot:
             closed[arm.number] = arm.closed
         totals = [0.0] * len(moves)
         worlds = 0
-        budget = self.budget
+        budget = self.budget or (
+            DURING_PLAY_BUDGET if view.rules.scoring in POINTS_MODES else LEVEL_BUDGETS["expert"]
+        )
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if CANDIDATES > 1 else []
         pending: list[World] = []
@@ -130,6 +155,9 @@ class ExpertBot:
                 -1,
                 False,
                 view.hundred,
+                drew,
+                tips,
+                spinner_line,
             )
             costs = _kernel.evaluate(
                 state,
@@ -156,6 +184,19 @@ class ExpertBot:
             key=lambda pair: pair[1],
         )
         return ranked
+
+    def _scoring(self, view: SeatView) -> ScoringTuple:
+        """The kernel's scoring for this decision. In the games that score during play the
+        round's points so far are added to the sheet and a playout is worth its points alone:
+        a bonus for winning the game (the game's target) made the expert play the last hand
+        of a game for the win, and it scored fewer points per hand on duplicate deals
+        (docs/bots.md)."""
+        rules, opts = view.rules, view.opts
+        if rules.scoring not in POINTS_MODES:
+            return pack_scoring(rules, opts, view.sheet, view.eggs, GOAT_PENALTY)
+        return pack_scoring(
+            rules, opts, view.sheet, view.eggs, WIN_DURING_PLAY, points_so_far(view)
+        )
 
     def _without_kernel(self, view: SeatView) -> list[tuple[Move, float]]:
         """A game whose scoring the playout kernel does not know is never played out with
@@ -211,6 +252,22 @@ class ExpertBot:
             return candidates[:count]
         weights = [math.exp(x - top) for x in logs]
         return self.rng.choices(candidates, weights, k=count)
+
+
+def points_so_far(view: SeatView) -> list[int]:
+    """Per unit, the points the lays of this round have scored so far (from the public
+    history, by the game's own scoring)."""
+    opts = view.opts
+    scoring = view.rules.scoring(opts)
+    spinner = view.rules.has_spinner(opts)
+    during = [0] * opts.units
+    laid: list[Play] = []
+    for seat, move, _ in view.history:
+        plays = plays_of(move)
+        if plays:
+            laid.extend(plays)
+            during[opts.unit_of(seat)] += scoring.play_points(laid, spinner)
+    return during
 
 
 def _log_mix(prior: float, log_a: float, log_b: float) -> float:

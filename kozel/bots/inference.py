@@ -12,32 +12,37 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kozel.bots.kernel import to_kernel
+from kozel.bots.kernel import layout_tips, to_kernel
 from kozel.core import Draw, Knock, Move, Play, PlayDoubles
-from kozel.history import open_values, walk
+from kozel.history import open_values, plays_of, walk
 from kozel.views import SeatView
 
 if TYPE_CHECKING:
     from kozel._kernel import DecisionTuple
 
-Position = tuple[tuple[int, ...], tuple[int, ...], int, int, int, tuple[int, ...]]
-"""Ends, closed flags, spinner, first tile, table and lacked values before a play."""
+Position = tuple[
+    tuple[int, ...], tuple[int, ...], int, int, int, tuple[int, ...], tuple[int, ...], int
+]
+"""Ends, closed flags, spinner, first tile, table, lacked values, and the tips of the arms
+and the spinner's line sides (:func:`kozel.bots.kernel.layout_tips`) before a play."""
 
 
 def past_decisions(view: SeatView) -> list[DecisionTuple]:
     """The other seats' earlier plays in this round that a world can be tested against: each
     with the position before it (ends, closed arms, spinner, first tile, table, the values
-    each seat was known to lack, the hand sizes), the tiles the seat has laid since, and the
-    move. Leads and decisions followed by a draw of the same seat are left out (the hand
-    then is not known from the world's)."""
+    each seat was known to lack, the hand sizes), the tiles the seat has laid since, the
+    move, and the arms' tips for the points a lay would score. Leads and decisions followed
+    by a draw of the same seat are left out (the hand then is not known from the world's)."""
     assert view.seat is not None
     players = len(view.hand_sizes)
     lacks = [0] * players
     drew_this_turn = [False] * players
     previous = -1
     proves = view.rules.draw_proves_void(view.opts)
+    spinner = view.rules.has_spinner(view.opts)
     before: list[tuple[int, Move, Position | None]] = []
-    for seat, move, _, layout in walk(view.history, view.rules.has_spinner(view.opts)):
+    laid: list[Play] = []
+    for seat, move, _, layout in walk(view.history, spinner):
         values = open_values(layout)
         if seat != previous:
             drew_this_turn = [False] * players
@@ -56,6 +61,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             lacks[seat] |= values
             before.append((seat, move, None))
             continue
+        tips, line = layout_tips(laid, spinner)
         position: Position = (
             tuple(layout.ends),
             tuple(int(c) for c in layout.closed),
@@ -63,8 +69,11 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             layout.first,
             layout.table,
             tuple(lacks),
+            tuple(tips),
+            line,
         )
         before.append((seat, move, position))
+        laid.extend(plays_of(move))
     # walk back: hand sizes before each event, the tiles laid since, draws since
     sizes = list(view.hand_sizes)
     laid_since = [0] * players
@@ -85,7 +94,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
         sizes[seat] += len(plays)
         if seat == view.seat or drew_since[seat] or known is None or known[3] < 0:
             continue
-        p_ends, p_closed, p_spinner, p_first, p_table, p_lacks = known
+        p_ends, p_closed, p_spinner, p_first, p_table, p_lacks, p_tips, p_line = known
         decisions.append(
             (
                 seat,
@@ -98,6 +107,8 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
                 tuple(sizes),
                 laid_since[seat],
                 to_kernel(move),
+                p_tips,
+                p_line,
             )
         )
     return decisions

@@ -1,25 +1,47 @@
 """Python side of the compiled playout kernel: packing positions and moves for it.
 
 The kernel (``kozel/_kernel.c``, built by ``pip install``) plays rounds out from a position
-exactly as :class:`kozel.round.Round` does and costs them as the game's scoring policy does;
-``tests/test_kernel.py`` proves it move by move and round by round. It knows the scoring
-policies and hand counts listed here; :func:`supports` says whether it can play a game, and
-:func:`pack_scoring` refuses any other (:class:`KernelUnsupported`).
+exactly as :class:`kozel.round.Round` does, scores each lay as the games that score during
+play do, and costs finished rounds as the game's scoring policy does; ``tests/test_kernel.py``
+and ``tests/test_kernel_during_play.py`` prove it move by move, lay by lay and round by round.
+It knows the scoring policies and hand counts listed here; :func:`supports` says whether it
+can play a game, and :func:`pack_scoring` refuses any other (:class:`KernelUnsupported`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kozel import _kernel
 from kozel.bots.sampling import lacked_values
-from kozel.core import DOUBLES_MASK, DRAW, KNOCK, Draw, Knock, Move, Play, PlayDoubles, mask_of
+from kozel.core import (
+    DOUBLES_MASK,
+    DRAW,
+    KNOCK,
+    Draw,
+    Knock,
+    Layout,
+    Move,
+    Play,
+    PlayDoubles,
+    Tile,
+    mask_of,
+)
 from kozel.games import classic_count, goat_count, sea_goat_count
+from kozel.history import lay, plays_of
 from kozel.options import Options
 from kozel.round import Round
 from kozel.rules import Ruleset, plain_count
-from kozel.scoring.base import Cell
+from kozel.scoring.base import Cell, Scoring
+from kozel.scoring.bergen import BergenScoring, block_winner
+from kozel.scoring.end_count import (
+    AllFivesScoring,
+    AllThreesScoring,
+    EndCountOptions,
+    TelephoneScoring,
+    ThreesFivesScoring,
+)
 from kozel.scoring.goat import FISH_MODES, Account, GoatOptions, GoatScoring
 from kozel.scoring.race import RaceOptions, RaceScoring
 from kozel.scoring.sea_goat import SeaGoatOptions, SeaGoatScoring
@@ -51,6 +73,16 @@ COUNT_MODES: dict[Callable[[int, Options], int], int] = {
     sea_goat_count: 3,
 }
 """The hand counts the kernel knows, by the game's counting hook."""
+POINTS_MODES: dict[Callable[[Options], Scoring], int] = {
+    AllFivesScoring: 1,
+    TelephoneScoring: 2,
+    AllThreesScoring: 3,
+    ThreesFivesScoring: 4,
+    BergenScoring: 5,
+}
+"""How the games that score during play score a lay and credit the hand's winner, in the
+kernel's numbering (its ``POINTS_*`` and ``CREDIT_*``); 0 for the other games."""
+RACES = (RaceScoring, SeaGoatScoring, *POINTS_MODES)
 
 
 class KernelUnsupported(ValueError):
@@ -60,15 +92,47 @@ class KernelUnsupported(ValueError):
 
 def supports(rules: Ruleset) -> bool:
     """True when the kernel can play and cost rounds of this game: it knows the game's
-    scoring and counts, and its turns draw until able (no draw while a tile fits, no
-    one-draw turns) and a fish goes to the lowest count."""
-    return (
-        rules.hand_count in COUNT_MODES
-        and rules.scoring in (GoatScoring, RaceScoring, SeaGoatScoring)
-        and rules.draw_when_able_option is None
-        and not rules.one_draw_a_turn
-        and rules.fish_winner is None
-    )
+    scoring (exactly this class: a subclass may score otherwise) and counts, and a fish goes
+    to the lowest count, or to Bergen's block rule in Bergen's scoring. Drawing until able,
+    drawing when able (Threes and Fives) and one draw a turn (Bergen) it plays all."""
+    if rules.fish_winner is not None and not (
+        rules.fish_winner is block_winner and rules.scoring is BergenScoring
+    ):
+        return False
+    if rules.scoring in POINTS_MODES and rules.hand_count is not plain_count:
+        return False
+    return rules.hand_count in COUNT_MODES and rules.scoring in (GoatScoring, *RACES)
+
+
+def layout_tips(plays: Iterable[Play], spinner: bool) -> tuple[list[Tile], int]:
+    """The last tile laid on each arm (the first tile, or the spinner, while none is; -1 for
+    an arm not open) and the spinner's line sides as the kernel tracks them for the end sum
+    (:func:`kozel.scoring.ends.end_sum`): a bit per line arm whose tip may still be the
+    spinner (both for a spinner led, the arm it was laid on otherwise)."""
+    layout = Layout()
+    tips = [-1, -1, -1, -1]
+    line = 0
+    for play in plays:
+        lay(layout, play, spinner)
+        t = play.tile
+        if play.arm is None:
+            if layout.spinner == t:
+                tips, line = [t, t, t, t], 3
+            else:
+                tips = [t, t, -1, -1]
+            continue
+        tips[play.arm] = t
+        if layout.spinner == t:
+            tips[2] = tips[3] = t
+            line = 1 << play.arm
+    return tips, line
+
+
+def tips_of_history(
+    history: Iterable[tuple[int, Move, int]], spinner: bool
+) -> tuple[list[Tile], int]:
+    """:func:`layout_tips` of a round's history (or a seat's view of it)."""
+    return layout_tips((p for _, m, _ in history for p in plays_of(m)), spinner)
 
 
 UNIFORM, HEAVY, GREEDY = 0, 1, 2
@@ -133,10 +197,14 @@ def pack_state(
     last_tile: int,
     hundred_ok: bool = False,
     hundred_seat: int = -1,
+    drew: bool = False,
+    tips: Sequence[Tile] = (-1, -1, -1, -1),
+    spinner_line: int = 0,
 ) -> StateTuple:
     """A position for the kernel; ``bazaar`` is the drawable tiles still to come, in order,
     and ``dead`` the tiles that never hold a fish open (reserve, ignored doubles, the tiles
-    a game without draws leaves out of play)."""
+    a game without draws leaves out of play); ``drew``: the seat to move has drawn this turn;
+    ``tips`` and ``spinner_line`` as :func:`layout_tips` gives them (the end sum needs them)."""
     return (
         opts.players,
         int(rules.has_spinner(opts)),
@@ -157,6 +225,13 @@ def pack_state(
         last_tile,
         int(hundred_ok),
         hundred_seat,
+        POINTS_MODES.get(rules.scoring, 0),
+        int(isinstance(opts, EndCountOptions) and opts.spinner_arms_count),
+        int(rules.one_draw_a_turn),
+        int(rules.may_draw_when_able(opts)),
+        int(drew),
+        tuple(tips),
+        spinner_line,
     )
 
 
@@ -166,10 +241,13 @@ def pack_scoring(
     sheet: Sequence[Cell],
     eggs: int,
     loss_penalty: float,
+    during: Sequence[int] = (),
 ) -> ScoringTuple:
     """The game's scoring for the kernel: the sheet as it stands, and ``loss_penalty`` (what
-    becoming the Goat costs, or winning a race gains). Raises ``KernelUnsupported`` for a
-    game whose scoring or counts the kernel does not know."""
+    becoming the Goat costs, or winning a race gains); ``during``: per unit, the points
+    scored so far in the round (games that score during play), which the kernel's costs
+    then start from. Raises ``KernelUnsupported`` for a game whose scoring or counts the
+    kernel does not know."""
     if not supports(rules):
         raise KernelUnsupported(f"the playout kernel does not know how {rules.id} scores")
     counts = COUNT_MODES[rules.hand_count]
@@ -194,16 +272,23 @@ def pack_scoring(
             tuple(int(a.open) for a in accounts),
             tuple(a.remembered for a in accounts),
             loss_penalty,
+            0,
+            1,
         )
     assert isinstance(opts, RaceOptions)
     sea = rules.scoring is SeaGoatScoring
+    scoring = rules.scoring(opts)
+    assert isinstance(scoring, RaceScoring)
+    scores = [int(score) for score in sheet]
+    for unit, points in enumerate(during):
+        scores[unit] += points
     return (
         SHEET_RACE,
         counts,
-        int(not sea),
+        int(not sea and scoring.subtract_own_in_fish),
         opts.open_at if isinstance(opts, SeaGoatOptions) else 0,
         int(sea),
-        opts.target,
+        scoring.target,
         int(opts.teams),
         0,
         1,
@@ -211,10 +296,12 @@ def pack_scoring(
         0,
         0,
         0,
-        tuple(int(score) for score in sheet),
+        tuple(scores),
         none,
         none,
         loss_penalty,
+        POINTS_MODES.get(rules.scoring, 0),
+        opts.bonus_divisor if isinstance(opts, EndCountOptions) else 1,
     )
 
 
@@ -249,6 +336,9 @@ def pack_round(rnd: Round) -> StateTuple:
     for analysing finished games, never for a bot's decision)."""
     layout = rnd.layout
     reserve = mask_of(rnd.deal.bazaar[rnd.drawable :])
+    history = rnd.history
+    drew = bool(history) and history[-1][0] == rnd.turn and isinstance(history[-1][1], Draw)
+    tips, line = tips_of_history(history, rnd.spinner_rule)
     return pack_state(
         rnd.rules,
         rnd.opts,
@@ -266,4 +356,7 @@ def pack_round(rnd: Round) -> StateTuple:
         rnd.last_tile,
         rnd.hundred_ok,
         rnd.hundred,
+        drew,
+        tips,
+        line,
     )
