@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from kozel.core import Play, PlayDoubles
 from kozel.games import DONKEY, DRAW, GOAT, SEA_GOAT
@@ -51,12 +51,19 @@ RUN = """async ([view, steps]) => {
 
 
 def position(
-    rules: Ruleset, raw: dict[str, object], wanted: Callable[[list[Any]], bool]
+    rules: Ruleset,
+    raw: dict[str, object],
+    wanted: Callable[[list[Any]], bool],
+    tiles_in_hand: int | None = None,
 ) -> dict[str, Any]:
-    """The first position of random games where the seat to move has moves ``wanted`` likes."""
+    """The first position of random games where the seat to move has moves ``wanted`` likes
+    (and, if given, that many tiles in hand)."""
     found: list[dict[str, Any]] = []
 
     def look(match: Match, rnd: Round) -> None:
+        held = rnd.hands[rnd.turn].bit_count()
+        if tiles_in_hand is not None and held != tiles_in_hand:
+            return
         if not found and wanted(rnd.legal_moves()):
             found.append(view_for(match, rnd.turn).to_dict())
 
@@ -94,8 +101,12 @@ def test_several_doubles_at_once_are_chosen_one_by_one(contexts: Contexts, rules
     for d in target["doubles"]:
         steps += [f".hand-tile[data-tile='{d['tile']}']", f"?button.arm[data-arm='{d['arm']}']"]
         steps.append("?button.close-yes" if d.get("close") else "?button.close-no")
-    steps.append("button.lay-doubles")
     page = open_page(contexts)
+    planned = run(page, view, steps)
+    prompt = page.locator("main .actions .prompt").first.inner_text()
+    assert "→" not in prompt, f"the plan names arm numbers: {prompt}"  # e.g. 2-2→0, 4-4→1
+    assert planned["sent"] == []
+    steps.append("button.lay-doubles")
     assert sent_moves(run(page, view, steps)) == [target]
 
 
@@ -116,6 +127,50 @@ def test_closing_asks_the_question_and_sends_the_answer(contexts: Contexts) -> N
     assert question == "Close the direction?"
     result = run(page, view, [*steps, "button.close-yes"])
     assert sent_moves(result) == [target]
+
+
+def test_the_last_tile_does_not_ask_whether_to_close(contexts: Contexts) -> None:
+    """Going out ends the round: whether the last tile closes its direction does not matter,
+    so the table lays it open without asking."""
+
+    def closable(moves: list[Any]) -> bool:
+        return any(isinstance(m, Play) and m.close for m in moves)
+
+    view = position(DONKEY, {}, closable, tiles_in_hand=1)
+    tile = view["hand"][0]
+    arms = sorted({m["arm"] for m in view["legal_moves"] if m.get("play") == tile})
+    steps = [f".hand-tile[data-tile='{tile}']"]
+    if len(arms) > 1:
+        steps.append(f"button.arm[data-arm='{arms[0]}']")
+    page = open_page(contexts)
+    sent = sent_moves(run(page, view, steps))
+    assert sent == [{"play": tile, "arm": arms[0]}]
+
+
+def test_a_tile_dropped_on_the_board_that_fits_two_ends_asks_which(contexts: Contexts) -> None:
+    """Dropped anywhere on the board (not on an end's marker), a tile that fits two ends is
+    not put back silently: the table asks which end."""
+
+    def two_arms(moves: list[Any]) -> bool:
+        tiles = [m.tile for m in moves if isinstance(m, Play) and m.arm is not None]
+        return any(tiles.count(t) > 1 for t in tiles)
+
+    view = position(GOAT, {}, two_arms)
+    plays = [m for m in view["legal_moves"] if "play" in m]
+    target = next(m for m in plays if [p["play"] for p in plays].count(m["play"]) == 2)
+    page = open_page(contexts)
+    run(page, view, [])
+    tile = page.locator(f"main .hand-tile[data-tile='{target['play']}']").bounding_box()
+    board = page.locator("main .board").bounding_box()
+    assert tile is not None and board is not None
+    page.mouse.move(tile["x"] + tile["width"] / 2, tile["y"] + tile["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(board["x"] + 10, board["y"] + 10, steps=6)  # a corner, far from the ends
+    page.mouse.up()
+    assert page.evaluate("window.sentMoves") == []
+    expect(page.locator("main button.arm")).to_have_count(2)
+    page.locator(f"main button.arm[data-arm='{target['arm']}']").click()
+    assert [m["move"] for m in page.evaluate("window.sentMoves")] == [target]
 
 
 def test_a_tile_that_fits_one_arm_is_played_at_once_and_two_arms_ask(

@@ -53,11 +53,11 @@ export class TablePage {
     this.sheetOpen = null; // the player's choice to show or hide the sheet, once made
     this.laid = null; // {round, tiles}: the layout last drawn, to see which tiles are new
     this.log = new MoveLog(); // lives across redraws: a screen reader hears what is added
+    this.chat = new ChatPanel(`/api/games/${id}/chat`, (text) => Boolean(this.socket?.send({ type: "chat", text })));
   }
 
   async show(main) {
     // the table is redrawn at every move; the chat below it is not (a line being typed stays)
-    this.chat = new ChatPanel(`/api/games/${this.id}/chat`, (text) => this.socket.send({ type: "chat", text }));
     this.main = h("div.table-page");
     mount(main, this.main, this.chat.element);
     await rules();
@@ -279,6 +279,8 @@ export class TablePage {
     if (pick.arm !== undefined) options = options.filter((c) => c.arm === pick.arm);
     const closes = [...new Set(options.map((c) => c.close))];
     if (pick.arm !== undefined && pick.close === undefined && closes.length === 1) pick.close = closes[0];
+    // the last tile ends the round: whether it closes its direction does not matter
+    if (pick.arm !== undefined && pick.close === undefined && !this.plan && this.state.view.hand.length === 1) pick.close = false;
     if (pick.close !== undefined) options = options.filter((c) => c.close === pick.close);
     const hundreds = [...new Set(options.map((c) => Boolean(c.hundred)))];
     if (pick.close !== undefined && pick.hundred === undefined && hundreds.length === 1) pick.hundred = hundreds[0];
@@ -307,7 +309,8 @@ export class TablePage {
         const marker = target && target.closest(".arm-target");
         const arms = [...new Set(this.choices().filter((c) => c.tile === tile).map((c) => c.arm))];
         if (marker) this.chooseArm(Number(marker.dataset.arm));
-        else if (target && target.closest(".layout") && arms.length === 1) this.chooseArm(arms[0]);
+        else if (target && target.closest(".board") && arms.length === 1) this.chooseArm(arms[0]);
+        else if (target && target.closest(".board")) this.render(); // it fits several ends: which one?
         else {
           this.pick = null;
           this.render();
@@ -596,7 +599,7 @@ export class TablePage {
     if (!this.pick && this.plan) {
       const move = this.planned();
       actions.push(
-        h("span.prompt", {}, t("table.plan", { tiles: this.plan.map((p) => `${p.tile}→${p.arm}${p.close ? "✕" : ""}`).join(", ") || "—" })),
+        h("span.prompt", {}, t("table.plan", { tiles: this.plan.map((p) => `${p.tile}${p.close ? " ✕" : ""}`).join(", ") || "—" })),
         h("button.primary.lay-doubles", { type: "button", disabled: !move, onclick: () => move && this.send(move) }, t("table.lay_doubles", { n: this.plan.length })),
         h("button.link", { type: "button", onclick: () => { this.plan = null; this.render(); } }, t("table.cancel")),
       );
