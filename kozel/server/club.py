@@ -263,6 +263,9 @@ class Club:
         if table is not None:
             return table.state(seat)
         answer = await self._forward(game_id, {"op": "state", "game": game_id, "seat": seat})
+        if answer is not None and "state" in answer and answer["state"].get("game") != game_id:
+            log.error("game %s: a forwarded state of another game was dropped", game_id)
+            answer = None
         if answer is None or "state" not in answer:
             if answer is not None and answer.get("error") == "no_table":
                 raise ClubError(404, "no_table", f"game {game_id} is not being played")

@@ -208,9 +208,13 @@ class Ownership:
 class Forwarder:
     """Requests to other nodes over the pub/sub, and the answers to them.
 
-    A request is ``{"to": node, "from": me, "id": n, ...}`` published on ``node:<to>``; the
-    answer ``{"reply": n, ...}`` comes back on ``node:<from>``. A request not answered in
-    ``timeout`` seconds (the owner died, Redis is down) is answered ``None``.
+    A request is ``{"to": node, "from": me, "id": ident, ...}`` published on ``node:<to>``;
+    the answer ``{"reply": ident, ...}`` comes back on ``node:<from>``. A request not answered
+    in ``timeout`` seconds (the owner died, Redis is down) is answered ``None``.
+
+    An ``ident`` is unique to this process's life (a random prefix, then a count): a node
+    restarted under the same name must never take an answer meant for its former life, which
+    once gave a seat the state of another game (its version, and another player's hand).
     """
 
     def __init__(
@@ -222,7 +226,8 @@ class Forwarder:
         self.pubsub = pubsub
         self.name = name
         self.handle = handle
-        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.life = secrets.token_hex(8)
         self.ids = itertools.count(1)
         self.ready = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -254,7 +259,7 @@ class Forwarder:
         if not isinstance(message, dict):
             return
         if "reply" in message:
-            future = self.pending.pop(message["reply"], None)
+            future = self.pending.pop(str(message["reply"]), None)
             if future is not None and not future.done():
                 future.set_result(message)
             return
@@ -276,7 +281,7 @@ class Forwarder:
     async def call(
         self, node: str, request: dict[str, Any], timeout: float
     ) -> dict[str, Any] | None:
-        ident = next(self.ids)
+        ident = f"{self.life}-{next(self.ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[ident] = future
         try:

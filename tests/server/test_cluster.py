@@ -652,3 +652,39 @@ def test_requests_started_together_each_get_their_table_at_once(db_url: str) -> 
             await club.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_restarted_node_never_takes_an_answer_meant_for_its_former_life() -> None:
+    """Node a asks node b for game 1's state and dies before the slow answer comes; a again
+    (same name, restarted) asks for game 2's. b's late answer about game 1 must not be taken
+    for game 2's: request numbers once started at 1 in every life, and a seat was given the
+    state of another game (its version, and another player's hand)."""
+    from kozel.server.cluster import Forwarder
+    from kozel.server.pubsub import make_pubsub
+
+    async def scenario() -> None:
+        pubsub = make_pubsub("memory://")
+
+        async def slow(request: dict[str, Any]) -> dict[str, Any]:
+            await asyncio.sleep(request["delay"])
+            return {"state": {"game": request["game"]}}
+
+        async def nothing(request: dict[str, Any]) -> dict[str, Any]:
+            return {}
+
+        b = Forwarder(pubsub, "b", slow)
+        lives = [Forwarder(pubsub, "a", nothing), Forwarder(pubsub, "a", nothing)]
+        runs = [asyncio.create_task(f.run()) for f in (b, lives[0])]
+        await b.ready.wait()
+        await lives[0].ready.wait()
+        assert await lives[0].call("b", {"game": 1, "delay": 0.5}, timeout=0.1) is None
+        runs[1].cancel()  # a dies; its answer is still on its way
+        runs.append(asyncio.create_task(lives[1].run()))
+        await lives[1].ready.wait()
+        answer = await lives[1].call("b", {"game": 2, "delay": 1.0}, timeout=5)
+        assert answer is not None and answer["state"] == {"game": 2}
+        for run in runs:
+            run.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+
+    asyncio.run(scenario())
