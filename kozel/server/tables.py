@@ -116,6 +116,8 @@ class Table:
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
         """The finished rounds' public summaries, built as they end."""
+        self._rounds_json = "[]"
+        """``self._rounds`` as JSON."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -158,23 +160,24 @@ class Table:
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The full state message for one seat (or a spectator)."""
-        message: dict[str, Any] = {
+        message = self._states([seat])[0]
+        message["rounds"] = list(self._rounds)
+        return message
+
+    def _states(self, seats: list[int | None]) -> list[dict[str, Any]]:
+        """The state messages of ``seats``, without their ``rounds`` (the same for all)."""
+        common: dict[str, Any] = {
             "type": "state",
             "game": self.id,
             "version": self.version,
             "status": self.status,
             "seats": [info.get("name") or f"bot:{info.get('bot')}" for info in self.seats],
-            "you": seat,
             "seconds_per_move": self.seconds_per_move,
             "rated": self.rated,
         }
-        if self.match.started:
-            message["view"] = self.match.view(seat).to_dict()
-        self._rounds.extend(self.match.round_summaries(len(self._rounds)))
-        message["rounds"] = list(self._rounds)
         turn = self.match.to_move
         if self.status == "playing" and turn is not None:
-            message["clock"] = {
+            common["clock"] = {
                 "seat": turn,
                 "deadline_ms": int(self.deadline * 1000),
                 "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
@@ -182,8 +185,39 @@ class Table:
         if self.match.result is not None:
             res = self.match.result
             # as the record's result, with ``timeout`` always present (null when none)
-            message["result"] = {**res.to_dict(), "timeout": res.timeout}
-        return message
+            common["result"] = {**res.to_dict(), "timeout": res.timeout}
+        new_rounds = self.match.round_summaries(len(self._rounds))
+        if new_rounds:
+            self._rounds.extend(new_rounds)
+            self._rounds_json = json.dumps(self._rounds)
+        views = self.match.view_dicts(seats) if self.match.started else [None] * len(seats)
+        messages = []
+        for seat, view in zip(seats, views, strict=True):
+            message = {**common, "you": seat}
+            if view is not None:
+                message["view"] = view
+            messages.append(message)
+        return messages
+
+    def _messages(self) -> list[tuple[str, str]]:
+        """Every seat's and the spectators' state message, as (channel, JSON text).
+
+        Most of a state is the same for every seat: it is written as JSON once and shared
+        (:func:`_views_json`). The finished rounds never change: their JSON is kept, not
+        written again every move."""
+        seats: list[int | None] = [*range(self.opts.players), None]
+        states = self._states(seats)
+        views = _views_json([state.pop("view", None) for state in states])
+        rounds = '"rounds": ' + self._rounds_json + "}"
+        return [
+            (
+                seat_channel(self.id, seat),
+                json.dumps(state)[:-1]
+                + (f', "view": {view}, ' if view is not None else ", ")
+                + rounds,
+            )
+            for seat, state, view in zip(seats, states, views, strict=True)
+        ]
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -388,8 +422,28 @@ class Table:
             await asyncio.sleep(0.2)
 
     async def _publish(self) -> None:
-        for seat in [*range(self.opts.players), None]:
-            await self.pubsub.publish(seat_channel(self.id, seat), json.dumps(self.state(seat)))
+        await self.pubsub.publish_many(self._messages())
+
+
+def _views_json(views: list[dict[str, Any] | None]) -> list[str | None]:
+    """The views as JSON texts, each value the views share (the same object: see
+    :func:`kozel.views.view_dicts`) written once. The last view is the spectators'."""
+    public = views[-1]
+    if public is None:
+        return [None] * len(views)
+    shared = {key: json.dumps(value) for key, value in public.items()}
+    texts: list[str | None] = []
+    for view in views:
+        if view is None:
+            texts.append(None)
+            continue
+        parts = [
+            f'"{key}": '
+            + (shared[key] if value is public.get(key, shared) else json.dumps(value))
+            for key, value in view.items()
+        ]
+        texts.append("{" + ", ".join(parts) + "}")
+    return texts
 
 
 def _status_after(finished: GameMatch) -> str:
