@@ -170,9 +170,10 @@ class RedisPubSub:
 
     A process holds **one** subscribing connection, whatever the number of its sockets: a
     channel is subscribed to once, by its first local subscriber, and its messages are
-    handed out to every local subscriber (:class:`_Listener`). Publishing goes through a
-    pool of other connections; a move's messages to the seats of a table go out together in
-    one pipeline (:meth:`publish_many`)."""
+    handed out to every local subscriber (:class:`_Listener`). Publishing is batched like the
+    writer's group commit: whatever the tables and the forwarder hand over while a batch is
+    on its way goes out in the next one, one pipeline on one connection (:meth:`publish_many`);
+    a pipeline per move cost more Python than the move itself, and a pool connection each."""
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
@@ -185,15 +186,40 @@ class RedisPubSub:
         )
         self.listener: _Listener | None = None
         self.connecting = asyncio.Lock()
+        self.outbox: list[tuple[list[tuple[str, str]], asyncio.Future[None]]] = []
+        """Messages waiting to be published, with the future of whoever handed them over."""
+        self.sender: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: str) -> None:
-        await self.client.publish(channel, message)
+        await self.publish_many([(channel, message)])
 
     async def publish_many(self, messages: list[tuple[str, str]]) -> None:
-        async with self.client.pipeline(transaction=False) as pipe:
-            for channel, message in messages:
-                pipe.publish(channel, message)
-            await pipe.execute()
+        """Send the messages with whatever else is waiting to go out, in one pipeline, in
+        the order they were handed over; return once Redis has taken them (or raise)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.outbox.append((messages, done))
+        if self.sender is None or self.sender.done():
+            self.sender = asyncio.create_task(self._send(), name="pubsub-sender")
+        await done
+
+    async def _send(self) -> None:
+        """Send the outbox, batch after batch, until it is empty."""
+        while self.outbox:
+            batch, self.outbox = self.outbox, []
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for messages, _ in batch:
+                        for channel, message in messages:
+                            pipe.publish(channel, message)
+                    await pipe.execute()
+            except Exception as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
 
     async def _listening(self) -> _Listener:
         """The live listener, connected now if there is none; raises when Redis is away."""
@@ -226,6 +252,9 @@ class RedisPubSub:
             return False
 
     async def close(self) -> None:
+        if self.sender is not None:
+            self.sender.cancel()
+            await asyncio.gather(self.sender, return_exceptions=True)
         listener, self.listener = self.listener, None
         if listener is not None:
             if listener.task is not None:
