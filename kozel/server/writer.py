@@ -8,8 +8,9 @@ retried alone, so one bad write fails only its own table's move.
 
 **Fencing.** Every event carries its table's fencing token. In the transaction that stores
 it, the writer moves the table's ``games`` row to the event's version only where the token
-is still the table's (one ``UPDATE ... WHERE (id, fence) IN ... RETURNING id`` for the whole
-batch, which locks the rows it changes): a process that lost the table to another (its lease
+is still the table's and the version the one before (one ``UPDATE ... WHERE (id, fence,
+version) IN ... RETURNING id`` for the whole batch, which locks the rows it changes, always
+the same statement for SQLAlchemy's cache): a process that lost the table to another (its lease
 ran out, another took it over) can no longer store anything, even if it does not know yet;
 its write fails with :class:`Fenced`. The row lock orders a takeover and a write: either the
 write commits first and the new owner replays it, or the takeover commits first and the
@@ -25,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, insert, tuple_, update
+from sqlalchemy import insert, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kozel.server.db import Game, GameEvent
@@ -110,15 +111,17 @@ class Writer:
     async def _fenced(
         connection: AsyncConnection, batch: list[tuple[Write, asyncio.Future[None]]]
     ) -> list[tuple[Write, asyncio.Future[None]]]:
-        """Move the batch's tables to their new versions, in one statement that locks their
-        rows and checks their tokens; return the writes whose token is no longer theirs
-        (their tables are left as they were)."""
-        versions = {write.event["game_id"]: write.event["version"] for write, _ in batch}
-        tokens = [(write.event["game_id"], write.event["fence"]) for write, _ in batch]
+        """Move the batch's tables one version on, in one statement that locks their rows
+        and checks their tokens and versions; return the writes whose token (or version) is
+        no longer their table's: those tables are left as they were."""
+        expected = [
+            (write.event["game_id"], write.event["fence"], write.event["version"] - 1)
+            for write, _ in batch
+        ]
         stored = await connection.execute(
             update(Game)
-            .where(tuple_(Game.id, Game.fence).in_(tokens))
-            .values(version=case(versions, value=Game.id))
+            .where(tuple_(Game.id, Game.fence, Game.version).in_(expected))
+            .values(version=Game.version + 1)
             .returning(Game.id)
         )
         accepted = set(stored.scalars())
