@@ -123,9 +123,13 @@ class Server:
         self.log_path = workdir / f"{name}.log"
         self.log = self.log_path.open("wb")
         code = "from kozel.cli import main; main()"
-        if profile is not None:  # cProfile's statistics, written when the server stops
-            code = "import cProfile; from kozel.cli import main; "
-            code += f"cProfile.run('main()', {str(profile)!r})"
+        if profile is not None:  # cProfile over the measured time: SIGUSR1 to SIGUSR2
+            code = (
+                "import cProfile, signal; from kozel.cli import main; p = cProfile.Profile(); "
+                "signal.signal(signal.SIGUSR1, lambda *_: p.enable()); "
+                "signal.signal(signal.SIGUSR2, lambda *_: (p.disable(), "
+                f"p.dump_stats({str(profile)!r}))); main()"
+            )
         command = [sys.executable, "-c", code, "serve", "--host", HOST, "--port", str(self.port)]
         command += ["--db", db, "--pubsub", pubsub, "--node", name]
         command += ["--lease-seconds", str(LEASE_SECONDS), "--db-connections", str(DB_CONNECTIONS)]
@@ -528,6 +532,9 @@ async def run_once(
             server_cpu0 = [cpu_seconds(pid) for pid in pids]
             busy0, total0 = machine_ticks()
             started = time.perf_counter()
+            if args.profile:
+                for server in servers:
+                    server.process.send_signal(signal.SIGUSR1)
             for client in clients:
                 client.go()
             end = started + args.seconds
@@ -541,6 +548,9 @@ async def run_once(
                 cpu_seconds(pid) - cpu0 for pid, cpu0 in zip(pids, server_cpu0, strict=True)
             ]
             busy1, total1 = machine_ticks()
+            if args.profile:
+                for server in servers:
+                    server.process.send_signal(signal.SIGUSR2)
             result_deadline = time.perf_counter() + 60
             while any(c.result is None for c in clients):
                 if time.perf_counter() > result_deadline:
@@ -681,7 +691,7 @@ def main() -> None:
     parser.add_argument(
         "--profile",
         type=Path,
-        help="run the servers under cProfile and keep their statistics in this directory "
+        help="profile the servers over the measured time (cProfile) and keep the statistics here "
         "(read them with python -m pstats; the profiler slows the servers down)",
     )
     parser.add_argument("--verbose", action="store_true")
