@@ -160,12 +160,14 @@ class Table:
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The full state message for one seat (or a spectator)."""
-        message = self._states([seat])[0]
+        message = {**self._common(), "you": seat}
+        if self.match.started:
+            message["view"] = self.match.view_dicts([seat])[0]
         message["rounds"] = list(self._rounds)
         return message
 
-    def _states(self, seats: list[int | None]) -> list[dict[str, Any]]:
-        """The state messages of ``seats``, without their ``rounds`` (the same for all)."""
+    def _common(self) -> dict[str, Any]:
+        """What the state message says to every seat alike, but the finished rounds."""
         common: dict[str, Any] = {
             "type": "state",
             "game": self.id,
@@ -190,33 +192,25 @@ class Table:
         if new_rounds:
             self._rounds.extend(new_rounds)
             self._rounds_json = json.dumps(self._rounds)
-        views = self.match.view_dicts(seats) if self.match.started else [None] * len(seats)
-        messages = []
-        for seat, view in zip(seats, views, strict=True):
-            message = {**common, "you": seat}
-            if view is not None:
-                message["view"] = view
-            messages.append(message)
-        return messages
+        return common
 
     def _messages(self) -> list[tuple[str, str]]:
-        """Every seat's and the spectators' state message, as (channel, JSON text).
-
-        Most of a state is the same for every seat: it is written as JSON once and shared
-        (:func:`_views_json`). The finished rounds never change: their JSON is kept, not
-        written again every move."""
+        """Every seat's and the spectators' state message, as (channel, JSON text): what
+        :meth:`state` says to each, written as JSON mostly once. The finished rounds never
+        change: their JSON is kept, not written again every move."""
         seats: list[int | None] = [*range(self.opts.players), None]
-        states = self._states(seats)
-        views = _views_json([state.pop("view", None) for state in states])
-        rounds = '"rounds": ' + self._rounds_json + "}"
+        common = json.dumps(self._common())[1:-1]
+        rounds = '"rounds": ' + self._rounds_json
+        if self.match.started:
+            views = [f'"view": {text}' for text in _views_json(self.match.view_dicts(seats))]
+        else:
+            views = [""] * len(seats)
         return [
             (
                 seat_channel(self.id, seat),
-                json.dumps(state)[:-1]
-                + (f', "view": {view}, ' if view is not None else ", ")
-                + rounds,
+                _object(common, f'"you": {json.dumps(seat)}', view, rounds),
             )
-            for seat, state, view in zip(seats, states, views, strict=True)
+            for seat, view in zip(seats, views, strict=True)
         ]
 
     # --- commands ---------------------------------------------------------------------------
@@ -425,25 +419,30 @@ class Table:
         await self.pubsub.publish_many(self._messages())
 
 
-def _views_json(views: list[dict[str, Any] | None]) -> list[str | None]:
-    """The views as JSON texts, each value the views share (the same object: see
-    :func:`kozel.views.view_dicts`) written once. The last view is the spectators'."""
+def _views_json(views: list[dict[str, Any]]) -> list[str]:
+    """The views as JSON texts. The views share most of their values (the same objects:
+    :func:`kozel.views.view_dicts`); those are written once, and each view's own ones
+    apart. The last view is the spectators'."""
     public = views[-1]
-    if public is None:
-        return [None] * len(views)
-    shared = {key: json.dumps(value) for key, value in public.items()}
-    texts: list[str | None] = []
+    varying = [key for key in public if any(view[key] is not public[key] for view in views)]
+    same = json.dumps({key: value for key, value in public.items() if key not in varying})
+    public_text: dict[str, str] = {}
+    texts = []
     for view in views:
-        if view is None:
-            texts.append(None)
-            continue
-        parts = [
-            f'"{key}": '
-            + (shared[key] if value is public.get(key, shared) else json.dumps(value))
-            for key, value in view.items()
-        ]
-        texts.append("{" + ", ".join(parts) + "}")
+        own = {key: view[key] for key in varying if view[key] is not public[key]}
+        parts = [same[1:-1], json.dumps(own)[1:-1] if own else ""]
+        for key in varying:
+            if key not in own:
+                if key not in public_text:
+                    public_text[key] = json.dumps(public[key])
+                parts.append(f'"{key}": {public_text[key]}')
+        texts.append(_object(*parts))
     return texts
+
+
+def _object(*members: str) -> str:
+    """A JSON object of the members' texts (``"key": value, ...``; empty ones skipped)."""
+    return "{" + ", ".join(member for member in members if member) + "}"
 
 
 def _status_after(finished: GameMatch) -> str:
