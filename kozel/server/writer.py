@@ -2,19 +2,19 @@
 
 A table hands over its event (and, when the game ends, the extra statements that finish it)
 and waits until it is committed. The writer stores whatever has gathered in one transaction
-with one multi-row INSERT and one multi-row UPDATE, so two hundred tables moving at once
+with one multi-row UPDATE and one multi-row INSERT, so two hundred tables moving at once
 cost a handful of commits, not two hundred. If a gathered transaction fails, each write is
 retried alone, so one bad write fails only its own table's move.
 
 **Fencing.** Every event carries its table's fencing token. In the transaction that stores
-it, the writer moves the table's ``games`` row to the event's version only where the token
-is still the table's and the version the one before (one ``UPDATE ... WHERE (id, fence,
-version) IN ... RETURNING id`` for the whole batch, which locks the rows it changes, always
-the same statement for SQLAlchemy's cache): a process that lost the table to another (its lease
-ran out, another took it over) can no longer store anything, even if it does not know yet;
-its write fails with :class:`Fenced`. The row lock orders a takeover and a write: either the
-write commits first and the new owner replays it, or the takeover commits first and the
-write is refused.
+it, the writer moves the table's ``games`` row one version on only where the token is still
+the table's and the version the one before: one ``UPDATE games SET version = version + 1
+WHERE (id, fence, version) IN (...) RETURNING id`` for the whole batch, which locks the rows
+it changes (and is the same statement whatever the batch's size, for SQLAlchemy's cache). A
+process that lost the table to another (its lease ran out, another took it over) can no
+longer store anything, even if it does not know yet; its write fails with :class:`Fenced`.
+The row lock orders a takeover and a write: either the write commits first and the new
+owner replays it, or the takeover commits first and the write is refused.
 """
 
 from __future__ import annotations
