@@ -62,7 +62,8 @@ STALL_SECONDS = 30.0
 """A table that hears nothing for this long is counted as stalled and abandoned."""
 SETUP_CONCURRENCY = 8
 """Tables of one client process being opened at once."""
-SETUP_TIMEOUT = 600.0
+SETUP_TIMEOUT = 1800.0
+"""Opening 1,000 tables (4,000 guests, 4,000 sockets) takes minutes on a busy machine."""
 PROGRESS_SECONDS = 10.0
 TABLES_PER_CLIENT = 250
 """The default number of client processes is one per this many tables."""

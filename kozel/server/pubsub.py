@@ -136,6 +136,10 @@ class _Listener:
         return True
 
     async def send(self, *command: str) -> None:
+        # never on a new connection that redis-py would open in place of a broken one: it
+        # would hold this channel only, and the subscribers of the others would hear nothing
+        if not self.alive or not self.connection.is_connected:
+            raise ConnectionError("the connection to the pub/sub was lost")
         # the command is written before the first await: commands go out in call order
         await self.connection.send_command(*command, check_health=False)
 
