@@ -14,8 +14,9 @@ Every player moves with its first legal move: ``--pace human`` after thinking a 
 0.5-1.5 s (a person's pace: a table moves about once a second), ``--pace instant`` at once
 (the throughput). For every move it measures the time from sending it to the moment all four
 seats of its table received the state that follows, and reports moves per second, p50 and
-p99 of that latency, the CPU seconds the server processes spent per move, the client
-processes' CPU and how busy the whole machine was, as a JSON line and a human line.
+p99 of that latency, the CPU seconds the server processes spent per move, how long they
+waited, runnable, for a CPU (a starved server is not a slow one), the client processes' CPU
+and how busy the whole machine was, as a JSON line and a human line.
 
     .venv/bin/python bench/server_load.py --processes 2 --pace human --tables 1000
     .venv/bin/python bench/server_load.py --matrix   # 1, 2, 4 processes x both paces
@@ -88,6 +89,15 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def run_queue_seconds(pid: int) -> float:
+    """How long a process has waited, runnable, for a CPU (Linux /proc schedstat), or NaN.
+    A process that waits long for a CPU is starved by the machine, not slow by itself."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -229,7 +239,11 @@ class Players:
         self.ready = 0
         self.failed = 0
         self.transports = [
-            httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=SETUP_CONCURRENCY * 2))
+            # idle connections are dropped before uvicorn's keep-alive (5 s) closes them
+            # under a request on its way (a ReadError)
+            httpx.AsyncHTTPTransport(
+                limits=httpx.Limits(max_connections=SETUP_CONCURRENCY * 2, keepalive_expiry=2)
+            )
             for _ in self.servers
         ]
         self.setup_gate = asyncio.Semaphore(SETUP_CONCURRENCY)
@@ -531,6 +545,7 @@ async def run_once(
             progress(f"{label}: {ready} tables open in {setup_seconds:.0f} s; measuring")
             pids = [s.process.pid for s in servers]
             server_cpu0 = [cpu_seconds(pid) for pid in pids]
+            server_wait0 = [run_queue_seconds(pid) for pid in pids]
             busy0, total0 = machine_ticks()
             started = time.perf_counter()
             if args.profile:
@@ -547,6 +562,10 @@ async def run_once(
             elapsed = time.perf_counter() - started
             server_cpu = [
                 cpu_seconds(pid) - cpu0 for pid, cpu0 in zip(pids, server_cpu0, strict=True)
+            ]
+            server_wait = [
+                run_queue_seconds(pid) - wait0
+                for pid, wait0 in zip(pids, server_wait0, strict=True)
             ]
             busy1, total1 = machine_ticks()
             if args.profile:
@@ -593,6 +612,7 @@ async def run_once(
         "max_ms": round(max(latencies, default=float("nan")), 1),
         "server_cpu_ms_per_move": round(1000 * sum(server_cpu) / max(1, moves), 3),
         "server_cpu_pct": [round(100 * cpu / elapsed, 1) for cpu in server_cpu],
+        "server_waiting_pct": [round(100 * wait / elapsed, 1) for wait in server_wait],
         "client_cpu_pct": round(100 * client_cpu / elapsed, 1),
         "machine_busy_pct": round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
         "games_started": sum(r["games_started"] for r in reports),
@@ -607,7 +627,8 @@ def line(result: dict[str, Any]) -> str:
         f"({result['sockets']} sockets, {result['db']}, {result['pubsub']}): "
         f"{result['moves_per_s']:.0f} moves/s, p50 {result['p50_ms']:.1f} ms, "
         f"p99 {result['p99_ms']:.1f} ms over {result['seconds']:.0f} s; server CPU "
-        f"{result['server_cpu_ms_per_move']:.2f} ms per move ({result['server_cpu_pct']} %), "
+        f"{result['server_cpu_ms_per_move']:.2f} ms per move ({result['server_cpu_pct']} %, "
+        f"waiting for a CPU {result['server_waiting_pct']} % of the time), "
         f"clients {result['client_cpu_pct']} % of a core, machine {result['machine_busy_pct']} "
         f"% busy; errors {result['errors'] or 'none'}"
     )
@@ -617,16 +638,19 @@ def table_text(results: list[dict[str, Any]]) -> str:
     """The load table, in Markdown."""
     rows = [
         "| processes | pace | tables | moves/s | p50 ms | p99 ms | server CPU ms/move "
-        "| server CPU % | clients CPU % | machine busy % | errors |",
-        "|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|",
+        "| server CPU % | servers waiting for a CPU % | clients CPU % | machine busy % "
+        "| errors |",
+        "|---:|---|---:|---:|---:|---:|---:|---|---|---:|---:|---|",
     ]
     for r in results:
         cpu = " + ".join(f"{pct:.0f}" for pct in r["server_cpu_pct"])
+        waiting = " + ".join(f"{pct:.0f}" for pct in r["server_waiting_pct"])
         errors = ", ".join(f"{k} {v}" for k, v in r["errors"].items()) or "none"
         rows.append(
             f"| {r['processes']} | {r['pace']} | {r['tables']} | {r['moves_per_s']:.0f} "
             f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['server_cpu_ms_per_move']:.2f} "
-            f"| {cpu} | {r['client_cpu_pct']:.0f} | {r['machine_busy_pct']:.0f} | {errors} |"
+            f"| {cpu} | {waiting} | {r['client_cpu_pct']:.0f} | {r['machine_busy_pct']:.0f} "
+            f"| {errors} |"
         )
     return "\n".join(rows)
 
