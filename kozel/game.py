@@ -89,6 +89,11 @@ class GameMatch(Protocol):
         """What one seat (or, with ``None``, a spectator) may see."""
         ...
 
+    def view_dicts(self, seats: list[int | None]) -> list[dict[str, Any]]:
+        """Each seat's view as JSON-ready data, as ``[view(s).to_dict() for s in seats]``
+        (a table builds them together, after every move)."""
+        ...
+
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         """Each finished round's public part from round ``start`` on (0: the first), as the
         record writes it, plus what the game says of it in numbers (e.g. a hand's winner)."""

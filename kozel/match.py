@@ -164,6 +164,11 @@ class Match:
 
         return view_for(self, seat)
 
+    def view_dicts(self, seats: list[int | None]) -> list[dict[str, Any]]:
+        from kozel.views import view_dicts
+
+        return view_dicts(self, seats)
+
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.notation import round_sheet
 

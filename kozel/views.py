@@ -8,6 +8,7 @@ bazaar order; ``tests/test_views.py`` proves that over thousands of random games
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,15 @@ from kozel.rules import Ruleset
 from kozel.scoring.base import Cell
 from kozel.scoring.goat import Account
 
-__all__ = ["ArmView", "LastRound", "SeatView", "event_to_dict", "move_to_dict", "view_for"]
+__all__ = [
+    "ArmView",
+    "LastRound",
+    "SeatView",
+    "event_to_dict",
+    "move_to_dict",
+    "view_dicts",
+    "view_for",
+]
 
 PublicEvent = tuple[int, Move, Tile]
 """``(seat, move, drawn)`` where ``drawn`` is the tile only for the viewer's own draws, else -1."""
@@ -240,3 +249,30 @@ def view_for(match: Match, seat: int | None) -> SeatView:
         over=match.over,
         hundred=rnd.hundred,
     )
+
+
+def view_dicts(match: Match, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """``[view_for(match, seat).to_dict() for seat in seats]``, built for a table's every seat
+    at once: the spectator's view once, then what only one seat may see on top of it (its
+    hand, the tiles it drew, its legal moves). The dicts share their other values: read them,
+    do not change them. ``tests/test_views.py`` checks that both ways agree."""
+    public = view_for(match, None).to_dict()
+    rnd = match.round
+    to_move = None if match.over or rnd.over else rnd.turn
+    views = []
+    for seat in seats:
+        view = dict(public)
+        views.append(view)
+        if seat is None:
+            continue
+        view["seat"] = seat
+        view["hand"] = [TILE_NAMES[t] for t in tiles_of(rnd.hands[seat])]
+        own_draws = [i for i, (s, _, drawn) in enumerate(rnd.history) if s == seat and drawn >= 0]
+        if own_draws:
+            history = list(public["history"])
+            for i in own_draws:
+                history[i] = event_to_dict(*rnd.history[i])
+            view["history"] = history
+        if seat == to_move:
+            view["legal_moves"] = [move_to_dict(m) for m in rnd.legal_moves()]
+    return views

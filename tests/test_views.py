@@ -10,7 +10,7 @@ import re
 from kozel.core import TILE_NAMES, tiles_of
 from kozel.match import Match
 from kozel.round import Deal, Round
-from kozel.views import SeatView, view_for, view_from_dict
+from kozel.views import SeatView, view_dicts, view_for, view_from_dict
 from tests.randomplay import option_sets, play_random
 
 TILE_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
@@ -23,9 +23,12 @@ def visible_tiles(match: Match, rnd: Round, seat: int | None) -> set[str]:
 
 
 def check_views(match: Match, rnd: Round) -> None:
-    for seat in [*range(match.opts.players), None]:
+    seats = [*range(match.opts.players), None]
+    together = view_dicts(match, seats)
+    for seat, built_together in zip(seats, together, strict=True):
         view = view_for(match, seat)
         text = json.dumps(view.to_dict())
+        assert json.dumps(built_together) == text, f"seat {seat}: view_dicts differs"
         leaked = set(TILE_TEXT.findall(text)) - visible_tiles(match, rnd, seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)}"
         assert view.hand_sizes == tuple(h.bit_count() for h in rnd.hands)

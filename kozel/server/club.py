@@ -790,8 +790,7 @@ class Club:
             row = ChatMessage(room=room, user_id=user.id, name=user.name, text=line, at=now())
             session.add(row)
         message = json.dumps({"type": "chat", **chat_json(row)})
-        for channel in channels:
-            await self.pubsub.publish(channel, message)
+        await self.pubsub.publish_many([(channel, message) for channel in channels])
 
     async def chat_history(self, room: str) -> list[dict[str, Any]]:
         """The room's last lines, oldest first."""

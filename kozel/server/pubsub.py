@@ -5,14 +5,18 @@ Redis's publish/subscribe ignores the database number, so every channel name is 
 with the club's own id (:class:`Namespaced`): clubs that share a Redis never hear each other.
 A subscription whose connection fails raises out of its iteration (the caller closes its
 socket so that the client reconnects); :meth:`PubSub.ping` says whether the service is there.
+A process subscribes to Redis over one connection, however many sockets it serves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Any, Protocol
+
+log = logging.getLogger("kozel.pubsub")
 
 
 class Subscription(Protocol):
@@ -21,6 +25,10 @@ class Subscription(Protocol):
 
 class PubSub(Protocol):
     async def publish(self, channel: str, message: str) -> None: ...
+
+    async def publish_many(self, messages: list[tuple[str, str]]) -> None:
+        """Publish ``(channel, message)`` pairs together, in order."""
+        ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
 
@@ -50,6 +58,10 @@ class MemoryPubSub:
                 sub.queue.get_nowait()
             sub.queue.put_nowait(message)
 
+    async def publish_many(self, messages: list[tuple[str, str]]) -> None:
+        for channel, message in messages:
+            await self.publish(channel, message)
+
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
         sub = _Queue()
@@ -70,53 +82,171 @@ class MemoryPubSub:
         self.channels.clear()
 
 
-class _RedisSubscription:
-    def __init__(self, pubsub: object) -> None:
-        self.pubsub = pubsub
+class _Feed:
+    """One local subscriber of the shared Redis connection: its messages, in order, or the
+    news that the connection failed (its iteration then raises ``ConnectionError``)."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
+
+    def put(self, message: str | None) -> None:
+        if self.queue.full():  # a reader that stopped reading loses old news, not the server
+            self.queue.get_nowait()
+        self.queue.put_nowait(message)
 
     async def __aiter__(self) -> AsyncIterator[str]:
-        async for message in self.pubsub.listen():  # type: ignore[attr-defined]
-            if message.get("type") == "message":
-                data = message["data"]
-                yield data.decode() if isinstance(data, bytes) else str(data)
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                raise ConnectionError("the connection to the pub/sub was lost")
+            yield message
 
 
-MAX_SUBSCRIPTIONS = 10_000
-"""Subscriptions one process may hold at once (Redis's own default limit of clients)."""
+class _Listener:
+    """The one connection on which a process subscribes to every channel its sockets (and
+    its node channel) listen to, and the task that reads it and hands every message to the
+    local subscribers of its channel. When the connection fails, every subscriber hears it
+    and the listener is done; the next subscription opens a new one."""
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.feeds: dict[str, set[_Feed]] = {}
+        self.alive = True
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        await self.connection.connect()
+        self.task = asyncio.create_task(self._read(), name="pubsub-listener")
+
+    def add(self, channel: str, feed: _Feed) -> bool:
+        """Count ``feed`` among the channel's subscribers; True when it is the first."""
+        feeds = self.feeds.setdefault(channel, set())
+        feeds.add(feed)
+        return len(feeds) == 1
+
+    def remove(self, channel: str, feed: _Feed) -> bool:
+        """Forget ``feed``; True when the channel has no subscriber left here."""
+        feeds = self.feeds.get(channel)
+        if feeds is None:
+            return False
+        feeds.discard(feed)
+        if feeds:
+            return False
+        del self.feeds[channel]
+        return True
+
+    async def send(self, *command: str) -> None:
+        # never on a new connection that redis-py would open in place of a broken one: it
+        # would hold this channel only, and the subscribers of the others would hear nothing
+        if not self.alive or not self.connection.is_connected:
+            raise ConnectionError("the connection to the pub/sub was lost")
+        # the command is written before the first await: commands go out in call order
+        await self.connection.send_command(*command, check_health=False)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                reply = await self.connection.read_response()
+                if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                    feeds = self.feeds.get(reply[1].decode())
+                    if feeds:
+                        text = reply[2].decode()
+                        for feed in list(feeds):
+                            feed.put(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.warning("the pub/sub connection failed: %s", error)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Tell every subscriber that the connection is gone."""
+        self.alive = False
+        for feeds in self.feeds.values():
+            for feed in feeds:
+                feed.put(None)
+        self.feeds.clear()
 
 
 class RedisPubSub:
     """Fan-out through Redis PUBLISH/SUBSCRIBE.
 
-    Every subscription (every open socket) holds a Redis connection of its own, taken from
-    a pool apart from the one that publishes: redis-py caps a pool at 100 connections, and a
-    process with more sockets than that could otherwise neither subscribe nor publish."""
+    A process holds **one** subscribing connection, whatever the number of its sockets: a
+    channel is subscribed to once, by its first local subscriber, and its messages are
+    handed out to every local subscriber (:class:`_Listener`). Publishing is batched like the
+    writer's group commit: whatever the tables and the forwarder hand over while a batch is
+    on its way goes out in the next one, one pipeline on one connection (:meth:`publish_many`);
+    a pipeline per move cost more Python than the move itself, and a pool connection each."""
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
 
         self.client = redis.from_url(url, socket_connect_timeout=2, health_check_interval=10)
-        self.subscriber = redis.from_url(
-            url,
-            socket_connect_timeout=2,
-            health_check_interval=10,
-            max_connections=MAX_SUBSCRIPTIONS,
+        # no read timeout: the subscribing connection waits for messages as long as it lives;
+        # RESP2, in which a message is a plain reply (RESP3 makes it a push, read elsewhere)
+        self.subscriber_pool = redis.ConnectionPool.from_url(
+            url, socket_connect_timeout=2, socket_timeout=None, protocol=2
         )
+        self.listener: _Listener | None = None
+        self.connecting = asyncio.Lock()
+        self.outbox: list[tuple[list[tuple[str, str]], asyncio.Future[None]]] = []
+        """Messages waiting to be published, with the future of whoever handed them over."""
+        self.sender: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: str) -> None:
-        await self.client.publish(channel, message)
+        await self.publish_many([(channel, message)])
+
+    async def publish_many(self, messages: list[tuple[str, str]]) -> None:
+        """Send the messages with whatever else is waiting to go out, in one pipeline, in
+        the order they were handed over; return once Redis has taken them (or raise)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.outbox.append((messages, done))
+        if self.sender is None or self.sender.done():
+            self.sender = asyncio.create_task(self._send(), name="pubsub-sender")
+        await done
+
+    async def _send(self) -> None:
+        """Send the outbox, batch after batch, until it is empty."""
+        while self.outbox:
+            batch, self.outbox = self.outbox, []
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for messages, _ in batch:
+                        for channel, message in messages:
+                            pipe.publish(channel, message)
+                    await pipe.execute()
+            except Exception as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+
+    async def _listening(self) -> _Listener:
+        """The live listener, connected now if there is none; raises when Redis is away."""
+        async with self.connecting:
+            if self.listener is None or not self.listener.alive:
+                connection = self.subscriber_pool.make_connection()  # type: ignore[no-untyped-call]
+                listener = _Listener(connection)
+                await listener.open()
+                self.listener = listener
+            return self.listener
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
-        pubsub = self.subscriber.pubsub()
-        await pubsub.subscribe(channel)
+        listener = await self._listening()
+        feed = _Feed()
         try:
-            yield _RedisSubscription(pubsub)
+            if listener.add(channel, feed):
+                await listener.send("SUBSCRIBE", channel)
+            yield feed
         finally:
-            with contextlib.suppress(Exception):  # Redis may be the reason we leave
-                await pubsub.unsubscribe(channel)
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+            if listener.remove(channel, feed) and listener.alive:
+                with contextlib.suppress(Exception):  # Redis may be the reason we leave
+                    await listener.send("UNSUBSCRIBE", channel)
 
     async def ping(self) -> bool:
         try:
@@ -126,8 +256,19 @@ class RedisPubSub:
             return False
 
     async def close(self) -> None:
+        if self.sender is not None:
+            self.sender.cancel()
+            await asyncio.gather(self.sender, return_exceptions=True)
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            if listener.task is not None:
+                listener.task.cancel()
+                await asyncio.gather(listener.task, return_exceptions=True)
+            listener.close()
+            with contextlib.suppress(Exception):
+                await listener.connection.disconnect()
         await self.client.aclose()
-        await self.subscriber.aclose()
+        await self.subscriber_pool.aclose()
 
 
 class Namespaced:
@@ -139,6 +280,9 @@ class Namespaced:
 
     async def publish(self, channel: str, message: str) -> None:
         await self.inner.publish(self.prefix + channel, message)
+
+    async def publish_many(self, messages: list[tuple[str, str]]) -> None:
+        await self.inner.publish_many([(self.prefix + c, m) for c, m in messages])
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]:
         return self.inner.subscribe(self.prefix + channel)

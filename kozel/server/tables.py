@@ -131,6 +131,8 @@ class Table:
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
         """The finished rounds' public summaries, built as they end."""
+        self._rounds_json = "[]"
+        """``self._rounds`` as JSON."""
         self.waiting: set[int] = set()
         """The people who have not pressed "next" yet while a finished round is shown."""
         self.next_at = 0.0
@@ -177,39 +179,65 @@ class Table:
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The full state message for one seat (or a spectator)."""
-        message: dict[str, Any] = {
+        message = {**self._common(), "you": seat}
+        if self.match.started:
+            message["view"] = self.match.view_dicts([seat])[0]
+        message["rounds"] = list(self._rounds)
+        return message
+
+    def _common(self) -> dict[str, Any]:
+        """What the state message says to every seat alike, but the finished rounds."""
+        common: dict[str, Any] = {
             "type": "state",
             "game": self.id,
             "version": self.version,
             "status": self.status,
             "seats": [info.get("name") or f"bot:{info.get('bot')}" for info in self.seats],
-            "you": seat,
             "seconds_per_move": self.seconds_per_move,
             "rated": self.rated,
         }
-        if self.match.started:
-            message["view"] = self.match.view(seat).to_dict()
-        self._rounds.extend(self.match.round_summaries(len(self._rounds)))
-        message["rounds"] = list(self._rounds)
         turn = self.match.to_move
         if self.status == "playing" and turn is not None:
-            message["clock"] = {
+            common["clock"] = {
                 "seat": turn,
                 "deadline_ms": int(self.deadline * 1000),
                 "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
             }
         if self.match.started and (self.match.needs_deal or self.match.over):
             # the round is over: every hand is turned face up (the bazaar stays hidden)
-            message["shown"] = [
+            common["shown"] = [
                 self.match.view(s).to_dict()["hand"] for s in range(self.opts.players)
             ]
         if self.waiting and self._needs_deal():
-            message["next_round"] = self._next_round()
+            common["next_round"] = self._next_round()
         if self.match.result is not None:
             res = self.match.result
             # as the record's result, with ``timeout`` always present (null when none)
-            message["result"] = {**res.to_dict(), "timeout": res.timeout}
-        return message
+            common["result"] = {**res.to_dict(), "timeout": res.timeout}
+        new_rounds = self.match.round_summaries(len(self._rounds))
+        if new_rounds:
+            self._rounds.extend(new_rounds)
+            self._rounds_json = json.dumps(self._rounds)
+        return common
+
+    def _messages(self) -> list[tuple[str, str]]:
+        """Every seat's and the spectators' state message, as (channel, JSON text): what
+        :meth:`state` says to each, written as JSON mostly once. The finished rounds never
+        change: their JSON is kept, not written again every move."""
+        seats: list[int | None] = [*range(self.opts.players), None]
+        common = json.dumps(self._common())[1:-1]
+        rounds = '"rounds": ' + self._rounds_json
+        if self.match.started:
+            views = [f'"view": {text}' for text in _views_json(self.match.view_dicts(seats))]
+        else:
+            views = [""] * len(seats)
+        return [
+            (
+                seat_channel(self.id, seat),
+                _object(common, f'"you": {json.dumps(seat)}', view, rounds),
+            )
+            for seat, view in zip(seats, views, strict=True)
+        ]
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -335,8 +363,8 @@ class Table:
         message = json.dumps(
             {"type": "next_round", "game": self.id, "version": self.version, **self._next_round()}
         )
-        for channel in [*range(self.opts.players), None]:
-            await self.pubsub.publish(seat_channel(self.id, channel), message)
+        seats: list[int | None] = [*range(self.opts.players), None]
+        await self.pubsub.publish_many([(seat_channel(self.id, s), message) for s in seats])
 
     async def _commit(self, kind: str, data: dict[str, Any], after: GameMatch) -> None:
         """Persist the event that turns the match into ``after``; only then take ``after`` as
@@ -460,8 +488,33 @@ class Table:
             await asyncio.sleep(0.2)
 
     async def _publish(self) -> None:
-        for seat in [*range(self.opts.players), None]:
-            await self.pubsub.publish(seat_channel(self.id, seat), json.dumps(self.state(seat)))
+        await self.pubsub.publish_many(self._messages())
+
+
+def _views_json(views: list[dict[str, Any]]) -> list[str]:
+    """The views as JSON texts. The views share most of their values (the same objects:
+    :func:`kozel.views.view_dicts`); those are written once, and each view's own ones
+    apart. The last view is the spectators'."""
+    public = views[-1]
+    varying = [key for key in public if any(view[key] is not public[key] for view in views)]
+    same = json.dumps({key: value for key, value in public.items() if key not in varying})
+    public_text: dict[str, str] = {}
+    texts = []
+    for view in views:
+        own = {key: view[key] for key in varying if view[key] is not public[key]}
+        parts = [same[1:-1], json.dumps(own)[1:-1] if own else ""]
+        for key in varying:
+            if key not in own:
+                if key not in public_text:
+                    public_text[key] = json.dumps(public[key])
+                parts.append(f'"{key}": {public_text[key]}')
+        texts.append(_object(*parts))
+    return texts
+
+
+def _object(*members: str) -> str:
+    """A JSON object of the members' texts (``"key": value, ...``; empty ones skipped)."""
+    return "{" + ", ".join(member for member in members if member) + "}"
 
 
 def _status_after(finished: GameMatch) -> str:

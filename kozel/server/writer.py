@@ -2,16 +2,19 @@
 
 A table hands over its event (and, when the game ends, the extra statements that finish it)
 and waits until it is committed. The writer stores whatever has gathered in one transaction
-with one multi-row INSERT and one multi-row UPDATE, so two hundred tables moving at once
+with one multi-row UPDATE and one multi-row INSERT, so two hundred tables moving at once
 cost a handful of commits, not two hundred. If a gathered transaction fails, each write is
 retried alone, so one bad write fails only its own table's move.
 
 **Fencing.** Every event carries its table's fencing token. In the transaction that stores
-it, the writer locks the table's ``games`` row and compares the token: a process that lost
-the table to another (its lease ran out, another took it over) can no longer store anything,
-even if it does not know yet; its write fails with :class:`Fenced`. The row lock orders a
-takeover and a write: either the write commits first and the new owner replays it, or the
-takeover commits first and the write is refused.
+it, the writer moves the table's ``games`` row one version on only where the token is still
+the table's and the version the one before: one ``UPDATE games SET version = version + 1
+WHERE (id, fence, version) IN (...) RETURNING id`` for the whole batch, which locks the rows
+it changes (and is the same statement whatever the batch's size, for SQLAlchemy's cache). A
+process that lost the table to another (its lease ran out, another took it over) can no
+longer store anything, even if it does not know yet; its write fails with :class:`Fenced`.
+The row lock orders a takeover and a write: either the write commits first and the new
+owner replays it, or the takeover commits first and the write is refused.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import insert, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kozel.server.db import Game, GameEvent
@@ -108,31 +111,25 @@ class Writer:
     async def _fenced(
         connection: AsyncConnection, batch: list[tuple[Write, asyncio.Future[None]]]
     ) -> list[tuple[Write, asyncio.Future[None]]]:
-        """Lock the batch's tables and return the writes whose token is no longer theirs."""
-        ids = sorted({write.event["game_id"] for write, _ in batch})
-        if connection.dialect.name == "sqlite":
-            # pysqlite opens the transaction at the first write: take the write lock before
-            # reading the tokens, so that no claim can commit between the check and the insert
-            await connection.execute(update(Game).where(Game.id.in_(ids)).values(fence=Game.fence))
-        rows = await connection.execute(
-            select(Game.id, Game.fence).where(Game.id.in_(ids)).order_by(Game.id).with_for_update()
-        )
-        current = {game: fence for game, fence in rows}
-        return [
-            item
-            for item in batch
-            if current.get(item[0].event["game_id"]) != item[0].event["fence"]
+        """Move the batch's tables one version on, in one statement that locks their rows
+        and checks their tokens and versions; return the writes whose token (or version) is
+        no longer their table's: those tables are left as they were."""
+        expected = [
+            (write.event["game_id"], write.event["fence"], write.event["version"] - 1)
+            for write, _ in batch
         ]
+        stored = await connection.execute(
+            update(Game)
+            .where(tuple_(Game.id, Game.fence, Game.version).in_(expected))
+            .values(version=Game.version + 1)
+            .returning(Game.id)
+        )
+        accepted = set(stored.scalars())
+        return [item for item in batch if item[0].event["game_id"] not in accepted]
 
     @staticmethod
     async def _store(connection: AsyncConnection, writes: list[Write]) -> None:
         await connection.execute(insert(GameEvent), [w.event for w in writes])
-        await connection.execute(
-            update(Game)
-            .where(Game.id == bindparam("b_game"))
-            .values(version=bindparam("b_version")),
-            [{"b_game": w.event["game_id"], "b_version": w.event["version"]} for w in writes],
-        )
         for write in writes:
             if write.finish is not None:
                 await write.finish(connection)

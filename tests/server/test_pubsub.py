@@ -51,8 +51,8 @@ def test_redis_fan_out_keeps_order_and_channels_apart() -> None:
 
 @needs_redis
 def test_redis_serves_more_subscriptions_than_a_pool_of_100() -> None:
-    """Every subscription (every open socket) holds a Redis connection: a process with 150
-    sockets still subscribes, and still publishes (redis-py caps a pool at 100)."""
+    """A process with 150 sockets still subscribes, and still publishes (redis-py caps a
+    pool at 100 connections; the subscriptions share one)."""
 
     async def scenario() -> list[str]:
         pubsub = RedisPubSub(REDIS)
@@ -72,6 +72,41 @@ def test_redis_serves_more_subscriptions_than_a_pool_of_100() -> None:
             await pubsub.close()
 
     assert asyncio.run(scenario()) == ["the last one hears"]
+
+
+async def _shared_channel(pubsub: PubSub) -> tuple[list[str], list[str]]:
+    """Two subscribers of one channel both hear a batch, in order; once one leaves, the
+    other still hears."""
+    first: list[str] = []
+    second: list[str] = []
+
+    async def take(sub: object, into: list[str], count: int) -> None:
+        async for message in sub:  # type: ignore[attr-defined]
+            into.append(message)
+            if len(into) == count:
+                return
+
+    try:
+        async with pubsub.subscribe("game:7:seat:1") as one:
+            async with pubsub.subscribe("game:7:seat:1") as two:
+                await asyncio.sleep(0.05)
+                batch = [("game:7:seat:1", "a"), ("game:7:seat:2", "x"), ("game:7:seat:1", "b")]
+                await pubsub.publish_many(batch)
+                await asyncio.wait_for(take(two, second, 2), 5)
+            await pubsub.publish("game:7:seat:1", "c")
+            await asyncio.wait_for(take(one, first, 3), 5)
+    finally:
+        await pubsub.close()
+    return first, second
+
+
+def test_memory_subscribers_of_one_channel_share_it() -> None:
+    assert asyncio.run(_shared_channel(MemoryPubSub())) == (["a", "b", "c"], ["a", "b"])
+
+
+@needs_redis
+def test_redis_subscribers_of_one_channel_share_it() -> None:
+    assert asyncio.run(_shared_channel(RedisPubSub(REDIS))) == (["a", "b", "c"], ["a", "b"])
 
 
 def test_unknown_pubsub_url() -> None:
