@@ -85,8 +85,9 @@ class GameMatch(Protocol):
 
     def copy(self) -> GameMatch: ...
 
-    def view(self, seat: int | None) -> SeatView:
-        """What one seat (or, with ``None``, a spectator) may see."""
+    def view(self, seat: int | None, hints: bool = False) -> SeatView:
+        """What one seat (or, with ``None``, a spectator) may see; ``hints``: with the points
+        each of the seat's legal lays would score (games that score during play)."""
         ...
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:

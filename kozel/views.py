@@ -2,8 +2,11 @@
 
 A :class:`SeatView` holds the seat's own hand, the other seats' tile counts, the bazaar's size,
 the layout, the public history (another seat's draws show as a draw without the tile), the
-score sheet, pending eggs and whose turn it is. It never holds another hand's tile or the
-bazaar order; ``tests/test_views.py`` proves that over thousands of random games.
+score sheet, pending eggs and whose turn it is; in the games that score during play also the
+points of each lay, each unit's points this round, the end sum (games that count the ends),
+the first leader's lot and, when asked for, the hint: the points each of the seat's own legal
+lays would score. It never holds another hand's tile or the bazaar order;
+``tests/test_views.py`` proves that over thousands of random games.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozel.codec import event_to_dict, move_to_dict
-from kozel.core import TILE_NAMES, Move, Tile, tiles_of
+from kozel.core import TILE_NAMES, Move, Play, PlayDoubles, Tile, tiles_of
 from kozel.history import plays_of
 from kozel.match import Match
 from kozel.options import Options
@@ -75,6 +78,16 @@ class SeatView:
     over: bool
     hundred: int = -1
     """The seat that declared Sea Goat's hundred this round, or -1."""
+    points: tuple[int, ...] = ()
+    """Per history event, the points it scored (games that score during play; else empty)."""
+    during: tuple[int, ...] = ()
+    """Per scoring unit, the points scored during play this round (else empty)."""
+    end_sum: int | None = None
+    """The end sum of the layout (games that score on it; else ``None``)."""
+    hint: tuple[tuple[Move, int], ...] = ()
+    """The seat's own legal lays that would score, with their points (only when asked for)."""
+    lot: tuple[Tile, ...] = ()
+    """The first round of a game that drew lots for its first leader: each seat's tile."""
 
     @property
     def hand_mask(self) -> int:
@@ -106,7 +119,7 @@ class SeatView:
                     for a in self.arms
                 ],
             },
-            "history": [event_to_dict(seat, move, drawn) for seat, move, drawn in self.history],
+            "history": self._history_dicts(),
             "leader": self.leader,
             "turn": self.turn,
             "round": self.round_number,
@@ -122,7 +135,22 @@ class SeatView:
                 "charged": list(self.last_round.charged),
             },
             "over": self.over,
+            "during": list(self.during),
+            "end_sum": self.end_sum,
+            "hint": [{**move_to_dict(move), "points": n} for move, n in self.hint],
+            "lot": [TILE_NAMES[t] for t in self.lot],
         }
+
+    def _history_dicts(self) -> list[dict[str, Any]]:
+        """The history as JSON; in the games that score during play every lay carries its
+        ``points``, as in the record."""
+        out = []
+        for k, (seat, move, drawn) in enumerate(self.history):
+            event = event_to_dict(seat, move, drawn)
+            if self.points and isinstance(move, Play | PlayDoubles):
+                event["points"] = self.points[k]
+            out.append(event)
+        return out
 
 
 def view_from_dict(data: dict[str, Any]) -> SeatView:
@@ -146,9 +174,16 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         for t in arm.tiles:
             table |= 1 << t
     history = []
+    points = []
     for event in data["history"]:
         seat, move, drawn = parse_move(event, "history", players)
         history.append((seat, move, drawn))
+        points.append(event.get("points", 0))
+    scores = rules.scoring(opts).scores_during_play
+    hint = tuple(
+        (parse_move({**m, "seat": data["seat"] or 0}, "hint", players)[1], m["points"])
+        for m in data.get("hint", [])
+    )
     seat = data["seat"]
     legal = tuple(
         parse_move({**m, "seat": seat or 0}, "legal", players)[1] for m in data["legal_moves"]
@@ -186,6 +221,11 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         ),
         over=data["over"],
         hundred=data.get("hundred", -1),
+        points=tuple(points) if scores else (),
+        during=tuple(data.get("during", ())),
+        end_sum=data.get("end_sum"),
+        hint=hint,
+        lot=tuple(parse_tile(t) for t in data.get("lot", ())),
     )
 
 
@@ -199,8 +239,10 @@ def arm_chains(rnd: Round) -> list[list[Tile]]:
     return chains
 
 
-def view_for(match: Match, seat: int | None) -> SeatView:
-    """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all)."""
+def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
+    """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all). With ``hints``
+    (a table that allows them) the seat to move also gets the points each of its legal lays
+    would score, in the games that score during play."""
     rnd = match.round
     layout = rnd.layout
     chains = arm_chains(rnd)
@@ -211,6 +253,17 @@ def view_for(match: Match, seat: int | None) -> SeatView:
     )
     history = tuple((s, move, drawn if s == seat else -1) for s, move, drawn in rnd.history)
     own_turn = seat is not None and not match.over and not rnd.over and rnd.turn == seat
+    legal = tuple(rnd.legal_moves()) if own_turn else ()
+    scoring = match.scoring
+    laid = [play for _, move, _ in rnd.history for play in plays_of(move)]
+    scores = scoring.scores_during_play
+    hint: list[tuple[Move, int]] = []
+    if scores and hints:
+        for move in legal:
+            if plays_of(move):
+                n = scoring.play_points([*laid, *plays_of(move)], rnd.spinner_rule)
+                if n:
+                    hint.append((move, n))
     last = None
     if match.results:
         result = match.results[-1]
@@ -235,8 +288,13 @@ def view_for(match: Match, seat: int | None) -> SeatView:
         round_number=len(match.results) + (0 if rnd.over else 1),
         sheet=tuple(match.sheet),
         eggs=match.eggs,
-        legal_moves=tuple(rnd.legal_moves()) if own_turn else (),
+        legal_moves=legal,
         last_round=last,
         over=match.over,
         hundred=rnd.hundred,
+        points=tuple(match.points) if scores else (),
+        during=tuple(match.during) if scores else (),
+        end_sum=scoring.layout_sum(laid, rnd.spinner_rule) if laid else None,
+        hint=tuple(hint),
+        lot=match.lot if not match.results else (),
     )
