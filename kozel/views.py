@@ -4,8 +4,8 @@ A :class:`SeatView` holds the seat's own hand, the other seats' tile counts, the
 the layout, the public history (another seat's draws show as a draw without the tile), the
 score sheet, pending eggs and whose turn it is; in the games that score during play also the
 points of each lay, each unit's points this round, the end sum (games that count the ends),
-the first leader's lot and, when asked for, the hint: the points each of the seat's own legal
-lays would score. It never holds another hand's tile or the bazaar order;
+who won the lot for the first lead and, when asked for, the hint: the points each of the
+seat's own legal lays would score. It never holds another hand's tile or the bazaar order;
 ``tests/test_views.py`` proves that over thousands of random games.
 """
 
@@ -86,8 +86,12 @@ class SeatView:
     """The end sum of the layout (games that score on it; else ``None``)."""
     hint: tuple[tuple[Move, int], ...] = ()
     """The seat's own legal lays that would score, with their points (only when asked for)."""
-    lot: tuple[Tile, ...] = ()
-    """The first round of a game that drew lots for its first leader: each seat's tile."""
+    lot_seat: int = -1
+    """The first round of a game that drew lots for its first leader: the seat that won the
+    lot (the tiles drawn are in the record only: a message names no tile but the seat's own
+    and the table's), else -1."""
+    lot_by: str = ""
+    """How the lot is won: ``"lowest"`` or ``"heaviest"`` tile (with ``lot_seat``)."""
 
     @property
     def hand_mask(self) -> int:
@@ -138,7 +142,7 @@ class SeatView:
             "during": list(self.during),
             "end_sum": self.end_sum,
             "hint": [{**move_to_dict(move), "points": n} for move, n in self.hint],
-            "lot": [TILE_NAMES[t] for t in self.lot],
+            "lot": None if self.lot_seat < 0 else {"seat": self.lot_seat, "by": self.lot_by},
         }
 
     def _history_dicts(self) -> list[dict[str, Any]]:
@@ -225,7 +229,8 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         during=tuple(data.get("during", ())),
         end_sum=data.get("end_sum"),
         hint=hint,
-        lot=tuple(parse_tile(t) for t in data.get("lot", ())),
+        lot_seat=-1 if data.get("lot") is None else data["lot"]["seat"],
+        lot_by="" if data.get("lot") is None else data["lot"]["by"],
     )
 
 
@@ -296,5 +301,6 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
         during=tuple(match.during) if scores else (),
         end_sum=scoring.layout_sum(laid, rnd.spinner_rule) if laid else None,
         hint=tuple(hint),
-        lot=match.lot if not match.results else (),
+        lot_seat=match.rules.lot_winner(match.lot) if match.lot and not match.results else -1,
+        lot_by=match.rules.lot if match.lot and not match.results else "",
     )

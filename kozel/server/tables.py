@@ -169,7 +169,8 @@ class Table:
             "rated": self.rated,
         }
         if self.match.started:
-            message["view"] = self.match.view(seat).to_dict()
+            # the hint helps a player: never in a rated game
+            message["view"] = self.match.view(seat, hints=not self.rated).to_dict()
         self._rounds.extend(self.match.round_summaries(len(self._rounds)))
         message["rounds"] = list(self._rounds)
         turn = self.match.to_move
