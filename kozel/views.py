@@ -298,7 +298,10 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
         over=match.over,
         hundred=rnd.hundred,
         points=tuple(match.points) if scores else (),
-        during=tuple(match.during) if scores else (),
+        # once the round is over its points are on the sheet
+        during=(tuple(0 for _ in match.during) if rnd.over else tuple(match.during))
+        if scores
+        else (),
         end_sum=scoring.layout_sum(laid, rnd.spinner_rule) if laid else None,
         hint=tuple(hint),
         lot_seat=match.rules.lot_winner(match.lot) if match.lot and not match.results else -1,

@@ -24,7 +24,7 @@ def check_scoring(match: Match, rnd: Round) -> None:
     lays = [e for e in data["history"] if "play" in e or "doubles" in e]
     assert all("points" in e for e in lays)
     assert [e.get("points", 0) for e in data["history"]] == match.points
-    assert data["during"] == match.during
+    assert data["during"] == match.during  # the round is not over: its points so far
     per_unit = [0] * match.opts.units
     for e in lays:
         per_unit[match.opts.unit_of(e["seat"])] += e["points"]
@@ -90,6 +90,17 @@ def test_who_won_the_lot_is_shown_in_the_first_round_only() -> None:
             assert all(lot is None for _, lot in seen)
         seen.clear()
     assert games >= 10
+
+
+def test_the_score_so_far_is_the_sheet_once_a_round_is_over() -> None:
+    """``sheet[u] + during[u]`` is each unit's score so far, also after the last round (when
+    the sheet has its points already)."""
+    for rules, raw in DURING_MATRIX[:8]:
+        match = play_random(rules, rules.options(raw), 2)
+        view = view_for(match, 0).to_dict()
+        assert match.result is not None
+        so_far = [s + d for s, d in zip(view["sheet"], view["during"], strict=True)]
+        assert so_far == match.result.scores
 
 
 def test_games_that_do_not_score_during_play_add_nothing() -> None:
