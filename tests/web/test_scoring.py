@@ -35,6 +35,7 @@ SHOWN = """() => {
   const all = (selector, f) => [...document.querySelectorAll(selector)].map(f);
   const seat = (el) => Number(el.closest("li").dataset.seat);
   return {
+    mine: state.view.turn === state.you && state.status === "playing",
     version: state.version, round: state.view.round, moves: state.view.history.length,
     history: state.view.history, hint: state.view.hint, lot: state.view.lot,
     scores: all("li.player", (li) => [seat(li), text(li.querySelector(".score"))]),
@@ -69,29 +70,32 @@ def test_all_fives_against_the_computer_shows_the_score_as_it_happens(
     page.select_option("#game", "all_fives")
     page.click("details.more summary")
     page.select_option("#opt-players", "2")
-    page.fill("#opt-target", "60")
+    page.fill("#opt-target", "100")
     page.click("#play-computer")
     number = game_id(page)
     expect(page.locator(".table")).to_have_attribute("data-game", "all_fives")
     seen: list[dict[str, Any]] = []
-    taken: list[bool] = []
+    taken: list[int] = []
 
     def look(page: Page) -> None:
         """On the guest's turn (the table waits for it): what the page shows."""
         page.wait_for_timeout(100)
         shown = page.evaluate(SHOWN)
+        if not shown["mine"]:  # a move made just before came back meanwhile: look next time
+            return
         seen.append(shown)
-        # the picture: a score just made, the layout under way, and (when it comes) a hint
-        hint = any(mark for _, mark in shown["hinted"])
-        if shown["just"] and len(shown["history"]) >= 6 and (not taken or hint > taken[-1]):
+        # the picture: a score just made, taken again when the layout is well under way (or,
+        # before that, a hint is shown too), and again when both are
+        quality = 2 * (len(shown["history"]) >= 8) + any(mark for _, mark in shown["hinted"])
+        if shown["just"] and (not taken or quality > taken[-1]):
             page.wait_for_timeout(500)  # the last tile has landed
             page.screenshot(path=shots / "table-all-fives.png")
-            taken.append(hint)
+            taken.append(quality)
 
     play_to_end([page], on_turn=look)
 
     record = record_of(page, number)
-    assert record["game"] == "all_fives" and record["options"]["target"] == 60
+    assert record["game"] == "all_fives" and record["options"]["target"] == 100
     seats = record["seats"]
     assert seen, "the guest never had a turn"
     hinted = scored = 0
