@@ -2,8 +2,9 @@
 through the page to its end — the end sum beside the layout, the "+N" by a name after a lay
 that scores (and "→ +N" in the move log), every seat's running score equal to what the
 server's record gives at that moment, the quiet hint on the tiles that would score, who won
-the lot, the sheet's points during play and bonus per round — and a rated game between people,
-where the hint is neither offered nor sent."""
+the lot, the sheet's points during play and bonus per round; the hint's switch, remembered;
+the same on a 360-px phone; and a rated game between people, where the hint is neither
+offered nor sent."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from playwright.sync_api import Page, expect
 from kozel.core import parse_tile
 from kozel.games import ALL_FIVES
 from tests.server.client import Player, in_thread, play_to_the_end
-from tests.web.conftest import Contexts
+from tests.web.conftest import PHONE, Contexts
 from tests.web.play import (
     my_turn,
     play_to_end,
@@ -25,7 +26,7 @@ from tests.web.play import (
     shown_race_sheet,
     step,
 )
-from tests.web.test_browser import game_id, record_of, seat_name, strings
+from tests.web.test_browser import game_id, no_sideways_scroll, record_of, seat_name, strings
 
 # At once (the page does not redraw during one evaluate): what the page shows of the score
 # and the state it was drawn from.
@@ -216,3 +217,42 @@ def test_a_rated_game_offers_no_hint(contexts: Contexts) -> None:
     assert turns >= 6
     expect(page.locator(".end-sum")).to_have_text(re.compile(r"\d+$"))
     expect(page.locator("li.player .score")).to_have_count(2)
+
+
+HAND_BOTTOM = """() => {
+  // not while a round's end that came meanwhile waits to be read (the next look), nor while
+  // the directions of a tile are offered (four of them take the height of four buttons)
+  const hand = document.querySelector(".hand-box");
+  if (!hand || document.querySelector(".notice, button.arm")) return null;
+  return hand.getBoundingClientRect().bottom + scrollY;
+}"""
+
+
+def test_the_score_fits_a_phone(contexts: Contexts, shots: Path) -> None:
+    """On a 360-px phone the end sum, the switch, the "+N" and the hint fit without sideways
+    scrolling, and the hand still ends above the fold (once the last round's end is read)."""
+    page = contexts.page(viewport=PHONE)
+    page.goto("/")
+    page.click("#guest")
+    page.select_option("#game", "all_fives")
+    page.click("details.more summary")
+    page.select_option("#opt-players", "2")
+    page.click("#play-computer")
+    game_id(page)
+    looked = 0
+    for _ in range(80):
+        if my_turn(page) and page.locator(".notice button.ok").count():
+            page.click(".notice button.ok")  # read, as a player does: the round's end
+        if my_turn(page) and page.locator(".end-sum").count():
+            no_sideways_scroll(page)
+            expect(page.locator(".hint-switch")).to_be_visible()
+            bottom = page.evaluate(HAND_BOTTOM)
+            assert bottom is None or bottom <= PHONE["height"]
+            looked += 1
+            if page.locator(".just-scored").count() and page.locator(".hand-tile .hint").count():
+                page.wait_for_timeout(500)  # the last tile has landed
+                page.screenshot(path=shots / "table-all-fives-phone.png")
+                break
+        if not step(page):
+            page.wait_for_timeout(50)
+    assert looked
