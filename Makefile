@@ -34,7 +34,7 @@ chromium:
 
 # Play the browser tests again, saving the README's screenshots in docs/screenshots.
 screenshots: $(STAMP) chromium
-	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py
+	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py tests/web/test_scoring.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

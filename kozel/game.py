@@ -85,13 +85,14 @@ class GameMatch(Protocol):
 
     def copy(self) -> GameMatch: ...
 
-    def view(self, seat: int | None) -> SeatView:
-        """What one seat (or, with ``None``, a spectator) may see."""
+    def view(self, seat: int | None, hints: bool = False) -> SeatView:
+        """What one seat (or, with ``None``, a spectator) may see; ``hints``: with the points
+        each of the seat's legal lays would score (games that score during play)."""
         ...
 
-    def view_dicts(self, seats: list[int | None]) -> list[dict[str, Any]]:
-        """Each seat's view as JSON-ready data, as ``[view(s).to_dict() for s in seats]``
-        (a table builds them together, after every move)."""
+    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
+        """Each seat's view as JSON-ready data, as ``[view(s, hints).to_dict() for s in
+        seats]`` (a table builds them together, after every move)."""
         ...
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:

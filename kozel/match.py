@@ -159,15 +159,15 @@ class Match:
     def write_move(self, move: Move) -> dict[str, Any]:
         return move_to_dict(move)
 
-    def view(self, seat: int | None) -> SeatView:
+    def view(self, seat: int | None, hints: bool = False) -> SeatView:
         from kozel.views import view_for
 
-        return view_for(self, seat)
+        return view_for(self, seat, hints)
 
-    def view_dicts(self, seats: list[int | None]) -> list[dict[str, Any]]:
+    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
         from kozel.views import view_dicts
 
-        return view_dicts(self, seats)
+        return view_dicts(self, seats, hints)
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.notation import round_sheet

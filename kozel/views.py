@@ -2,8 +2,11 @@
 
 A :class:`SeatView` holds the seat's own hand, the other seats' tile counts, the bazaar's size,
 the layout, the public history (another seat's draws show as a draw without the tile), the
-score sheet, pending eggs and whose turn it is. It never holds another hand's tile or the
-bazaar order; ``tests/test_views.py`` proves that over thousands of random games.
+score sheet, pending eggs and whose turn it is; in the games that score during play also the
+points of each lay, each unit's points this round, the end sum (games that count the ends),
+who won the lot for the first lead and, when asked for, the hint: the points each of the
+seat's own legal lays would score. It never holds another hand's tile or the bazaar order;
+``tests/test_views.py`` proves that over thousands of random games.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozel.codec import event_to_dict, move_to_dict
-from kozel.core import TILE_NAMES, Move, Tile, tiles_of
+from kozel.core import TILE_NAMES, Move, Play, PlayDoubles, Tile, tiles_of
 from kozel.history import plays_of
 from kozel.match import Match
 from kozel.options import Options
@@ -84,6 +87,20 @@ class SeatView:
     over: bool
     hundred: int = -1
     """The seat that declared Sea Goat's hundred this round, or -1."""
+    points: tuple[int, ...] = ()
+    """Per history event, the points it scored (games that score during play; else empty)."""
+    during: tuple[int, ...] = ()
+    """Per scoring unit, the points scored during play this round (else empty)."""
+    end_sum: int | None = None
+    """The end sum of the layout (games that score on it; else ``None``)."""
+    hint: tuple[tuple[Move, int], ...] = ()
+    """The seat's own legal lays that would score, with their points (only when asked for)."""
+    lot_seat: int = -1
+    """The first round of a game that drew lots for its first leader: the seat that won the
+    lot (the tiles drawn are in the record only: a message names no tile but the seat's own
+    and the table's), else -1."""
+    lot_by: str = ""
+    """How the lot is won: ``"lowest"`` or ``"heaviest"`` tile (with ``lot_seat``)."""
 
     @property
     def hand_mask(self) -> int:
@@ -115,7 +132,7 @@ class SeatView:
                     for a in self.arms
                 ],
             },
-            "history": [event_to_dict(seat, move, drawn) for seat, move, drawn in self.history],
+            "history": self._history_dicts(),
             "leader": self.leader,
             "turn": self.turn,
             "round": self.round_number,
@@ -131,7 +148,22 @@ class SeatView:
                 "charged": list(self.last_round.charged),
             },
             "over": self.over,
+            "during": list(self.during),
+            "end_sum": self.end_sum,
+            "hint": [{**move_to_dict(move), "points": n} for move, n in self.hint],
+            "lot": None if self.lot_seat < 0 else {"seat": self.lot_seat, "by": self.lot_by},
         }
+
+    def _history_dicts(self) -> list[dict[str, Any]]:
+        """The history as JSON; in the games that score during play every lay carries its
+        ``points``, as in the record."""
+        out = []
+        for k, (seat, move, drawn) in enumerate(self.history):
+            event = event_to_dict(seat, move, drawn)
+            if self.points and isinstance(move, Play | PlayDoubles):
+                event["points"] = self.points[k]
+            out.append(event)
+        return out
 
 
 def view_from_dict(data: dict[str, Any]) -> SeatView:
@@ -155,9 +187,16 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         for t in arm.tiles:
             table |= 1 << t
     history = []
+    points = []
     for event in data["history"]:
         seat, move, drawn = parse_move(event, "history", players)
         history.append((seat, move, drawn))
+        points.append(event.get("points", 0))
+    scores = rules.scoring(opts).scores_during_play
+    hint = tuple(
+        (parse_move({**m, "seat": data["seat"] or 0}, "hint", players)[1], m["points"])
+        for m in data.get("hint", [])
+    )
     seat = data["seat"]
     legal = tuple(
         parse_move({**m, "seat": seat or 0}, "legal", players)[1] for m in data["legal_moves"]
@@ -195,6 +234,12 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         ),
         over=data["over"],
         hundred=data.get("hundred", -1),
+        points=tuple(points) if scores else (),
+        during=tuple(data.get("during", ())),
+        end_sum=data.get("end_sum"),
+        hint=hint,
+        lot_seat=-1 if data.get("lot") is None else data["lot"]["seat"],
+        lot_by="" if data.get("lot") is None else data["lot"]["by"],
     )
 
 
@@ -208,8 +253,10 @@ def arm_chains(rnd: Round) -> list[list[Tile]]:
     return chains
 
 
-def view_for(match: Match, seat: int | None) -> SeatView:
-    """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all)."""
+def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
+    """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all). With ``hints``
+    (a table that allows them) the seat to move also gets the points each of its legal lays
+    would score, in the games that score during play."""
     rnd = match.round
     layout = rnd.layout
     chains = arm_chains(rnd)
@@ -220,6 +267,11 @@ def view_for(match: Match, seat: int | None) -> SeatView:
     )
     history = tuple((s, move, drawn if s == seat else -1) for s, move, drawn in rnd.history)
     own_turn = seat is not None and not match.over and not rnd.over and rnd.turn == seat
+    legal = tuple(rnd.legal_moves()) if own_turn else ()
+    scoring = match.scoring
+    laid = [play for _, move, _ in rnd.history for play in plays_of(move)]
+    scores = scoring.scores_during_play
+    hint = _hints(match, legal, laid) if hints else []
     last = None
     if match.results:
         result = match.results[-1]
@@ -244,18 +296,44 @@ def view_for(match: Match, seat: int | None) -> SeatView:
         round_number=len(match.results) + (0 if rnd.over else 1),
         sheet=tuple(match.sheet),
         eggs=match.eggs,
-        legal_moves=tuple(rnd.legal_moves()) if own_turn else (),
+        legal_moves=legal,
         last_round=last,
         over=match.over,
         hundred=rnd.hundred,
+        points=tuple(match.points) if scores else (),
+        # once the round is over its points are on the sheet
+        during=(tuple(0 for _ in match.during) if rnd.over else tuple(match.during))
+        if scores
+        else (),
+        end_sum=scoring.layout_sum(laid, rnd.spinner_rule) if laid else None,
+        hint=tuple(hint),
+        lot_seat=match.rules.lot_winner(match.lot) if match.lot and not match.results else -1,
+        lot_by=match.rules.lot if match.lot and not match.results else "",
     )
 
 
-def view_dicts(match: Match, seats: Sequence[int | None]) -> list[dict[str, Any]]:
-    """``[view_for(match, seat).to_dict() for seat in seats]``, built for a table's every seat
-    at once: the spectator's view once, then what only one seat may see on top of it (its
-    hand, the tiles it drew, its legal moves). The dicts share their other values: read them,
-    do not change them. ``tests/test_views.py`` checks that both ways agree."""
+def _hints(match: Match, legal: Sequence[Move], laid: list[Play]) -> list[tuple[Move, int]]:
+    """The points each legal lay would score (games that score during play; else none)."""
+    scoring = match.scoring
+    if not scoring.scores_during_play:
+        return []
+    hint = []
+    for move in legal:
+        if plays_of(move):
+            n = scoring.play_points([*laid, *plays_of(move)], match.round.spinner_rule)
+            if n:
+                hint.append((move, n))
+    return hint
+
+
+def view_dicts(
+    match: Match, seats: Sequence[int | None], hints: bool = False
+) -> list[dict[str, Any]]:
+    """``[view_for(match, seat, hints).to_dict() for seat in seats]``, built for a table's
+    every seat at once: the spectator's view once, then what only one seat may see on top of
+    it (its hand, the tiles it drew, its legal moves and hint). The dicts share their other
+    values: read them, do not change them. ``tests/test_views.py`` checks that both ways
+    agree."""
     public = view_for(match, None).to_dict()
     rnd = match.round
     to_move = None if match.over or rnd.over else rnd.turn
@@ -274,5 +352,11 @@ def view_dicts(match: Match, seats: Sequence[int | None]) -> list[dict[str, Any]
                 history[i] = event_to_dict(*rnd.history[i])
             view["history"] = history
         if seat == to_move:
-            view["legal_moves"] = [move_to_dict(m) for m in rnd.legal_moves()]
+            legal = rnd.legal_moves()
+            view["legal_moves"] = [move_to_dict(m) for m in legal]
+            if hints:
+                laid = [play for _, move, _ in rnd.history for play in plays_of(move)]
+                view["hint"] = [
+                    {**move_to_dict(move), "points": n} for move, n in _hints(match, legal, laid)
+                ]
     return views

@@ -24,11 +24,14 @@ def visible_tiles(match: Match, rnd: Round, seat: int | None) -> set[str]:
 
 def check_views(match: Match, rnd: Round) -> None:
     seats = [*range(match.opts.players), None]
-    together = view_dicts(match, seats)
-    for seat, built_together in zip(seats, together, strict=True):
-        view = view_for(match, seat)
+    for hints in (True, False):  # the table asks for hints when it is not rated
+        together = view_dicts(match, seats, hints)
+        for seat, built_together in zip(seats, together, strict=True):
+            text = json.dumps(view_for(match, seat, hints).to_dict())
+            assert json.dumps(built_together) == text, f"seat {seat}: view_dicts differs"
+    for seat in seats:
+        view = view_for(match, seat, hints=True)
         text = json.dumps(view.to_dict())
-        assert json.dumps(built_together) == text, f"seat {seat}: view_dicts differs"
         leaked = set(TILE_TEXT.findall(text)) - visible_tiles(match, rnd, seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)}"
         assert view.hand_sizes == tuple(h.bit_count() for h in rnd.hands)

@@ -126,6 +126,11 @@ class Scoring:
         that score during play override this; bots ask it of moves they consider."""
         return 0
 
+    def layout_sum(self, plays: Sequence[Play], spinner: bool) -> int | None:
+        """The end sum the game scores on after ``plays`` (as :meth:`play_points` takes them),
+        shown at the table; ``None`` in games that do not count the ends."""
+        return None
+
     def facts(
         self, rnd: Round, counts: list[int], decides: dict[str, Any] | None
     ) -> dict[str, Any]:

@@ -76,6 +76,9 @@ class EndCountScoring(RaceScoring):
     def play_points(self, plays: Sequence[Play], spinner: bool) -> int:
         return self.lay(end_sum(plays, spinner, self.end_count.spinner_arms_count))
 
+    def layout_sum(self, plays: Sequence[Play], spinner: bool) -> int | None:
+        return end_sum(plays, spinner, self.end_count.spinner_arms_count)
+
 
 class AllFivesScoring(EndCountScoring):
     """§6.1: an end sum that is a multiple of 5 scores itself; the bonus is rounded to the

@@ -181,7 +181,8 @@ class Table:
         """The full state message for one seat (or a spectator)."""
         message = {**self._common(), "you": seat}
         if self.match.started:
-            message["view"] = self.match.view_dicts([seat])[0]
+            # the hint helps a player: never in a rated game
+            message["view"] = self.match.view_dicts([seat], hints=not self.rated)[0]
         message["rounds"] = list(self._rounds)
         return message
 
@@ -228,7 +229,10 @@ class Table:
         common = json.dumps(self._common())[1:-1]
         rounds = '"rounds": ' + self._rounds_json
         if self.match.started:
-            views = [f'"view": {text}' for text in _views_json(self.match.view_dicts(seats))]
+            views = [
+                f'"view": {text}'
+                for text in _views_json(self.match.view_dicts(seats, hints=not self.rated))
+            ]
         else:
             views = [""] * len(seats)
         return [

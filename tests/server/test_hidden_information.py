@@ -51,6 +51,9 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("block", {"players": 2, "target": 30}),
     ("classic", {"players": 4, "teams": True, "target": 60}),
     ("sea_goat", {"players": 3, "target": 30, "open_at": 10}),
+    # the games that score during play: the seat to move also gets the hint of its own lays
+    ("all_fives", {"players": 2, "target": 30}),
+    ("bergen", {"players": 3, "target": 5}),
 ]
 LEVELS = ["random", "greedy"]
 AT_ONCE = 4

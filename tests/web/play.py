@@ -141,10 +141,10 @@ def plus(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def record_race_sheet(record: dict[str, Any]) -> list[list[RaceCell]]:
-    """The same from the server's record: the points during play only when some round has
-    any; a round's own points with "+"."""
-    during = any(e["during"] for rnd in record["rounds"] for e in rnd["sheet"])
+def record_race_sheet(record: dict[str, Any], during: bool = False) -> list[list[RaceCell]]:
+    """The same from the server's record: the points during play when some round has any, or
+    always (``during``: a game that scores during play); a round's own points with "+"."""
+    during = during or any(e["during"] for rnd in record["rounds"] for e in rnd["sheet"])
     return [
         [
             (

@@ -1,8 +1,8 @@
 """The club in a real browser: two people and two computers play a game to the end through
 the pages, the sheet shown equals the record, languages switch, a Donkey round is played with
 closing, the table reconnects by itself, a 360-px phone can play, and every winner-scoring game
-(Draw, Block, Classic, Sea Goat) is played against the computer to its end, its race sheet
-checked against the record cell by cell."""
+(Draw, Block, Classic, Sea Goat and the five that score during play) is played against the
+computer to its end, its race sheet checked against the record cell by cell."""
 
 from __future__ import annotations
 
@@ -612,7 +612,14 @@ RACES = {
     "block": {"target": 60},
     "classic": {"target": 80},
     "sea_goat": {"teams": True, "target": 60, "open_at": 10},
+    # the games that score during play (their sheet has the points during play in every round)
+    "all_fives": {"target": 40},
+    "telephone": {"target": 12},
+    "all_threes": {"target": 40},
+    "threes_fives": {"target": 60},
+    "bergen": {"target": 6},
 }
+DURING_PLAY = {"all_fives", "telephone", "all_threes", "threes_fives", "bergen"}
 
 
 @pytest.mark.parametrize("game", list(RACES))
@@ -665,7 +672,7 @@ def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path,
     assert replay(record).over  # raises RecordError on any discrepancy
     result = record["result"]
     assert result["winners"]
-    assert shown_race_sheet(page) == record_race_sheet(record)
+    assert shown_race_sheet(page) == record_race_sheet(record, during=game in DURING_PLAY)
     fish_rows = page.locator("table.sheet tbody tr").evaluate_all(
         "rows => rows.map(r => r.querySelector('th svg.fish') !== null)"
     )

@@ -38,14 +38,16 @@ export function tilesOf(entry) {
   return entry.kind === "doubles" ? entry.move.doubles.map((d) => d.tile) : [];
 }
 
-/** One entry in words: who laid what on which value, drew how many, knocked. */
+/** One entry in words: who laid what on which value (and the points it scored, in the games
+ * that score during play: "… → +15"), drew how many, knocked. */
 export function describe(entry, name) {
   const move = entry.move;
   const notes = [move.close ? t("review.closed") : null, move.hundred ? t("review.hundred") : null].filter(Boolean);
-  const noted = (text) => (notes.length ? `${text} (${notes.join(", ")})` : text);
+  const scored = (text) => (move.points > 0 ? `${text} → +${move.points}` : text);
+  const noted = (text) => scored(notes.length ? `${text} (${notes.join(", ")})` : text);
   if (entry.kind === "lead") return noted(t("log.lead", { name, tile: move.play }));
   if (entry.kind === "play") return noted(t("log.play", { name, tile: move.play, value: entry.value ?? "?" }));
-  if (entry.kind === "doubles") return t("review.doubles", { name, tiles: move.doubles.map((d) => `${d.tile}${d.close ? ` (${t("review.closed")})` : ""}`).join(", ") });
+  if (entry.kind === "doubles") return scored(t("review.doubles", { name, tiles: move.doubles.map((d) => `${d.tile}${d.close ? ` (${t("review.closed")})` : ""}`).join(", ") }));
   if (entry.kind === "drew") return entry.tiles.length ? t("log.drew_tiles", { name, n: entry.n, tiles: entry.tiles.join(", ") }) : t("log.drew", { name, n: entry.n });
   return t("review.knock", { name });
 }
@@ -56,9 +58,10 @@ export class MoveLog {
     this.round = null;
   }
 
-  /** The log's section for round `round`, holding the one list. */
-  box(round) {
-    return h("section.log-box", { "aria-labelledby": "log-title" }, h("h2#log-title", {}, t("log.title", { n: round })), this.list);
+  /** The log's section for round `round`, holding the one list; `lead` is a line before the
+   * moves (who won the lot for the first lead), or null. */
+  box(round, lead = null) {
+    return h("section.log-box", { "aria-labelledby": "log-title" }, h("h2#log-title", {}, t("log.title", { n: round })), lead ? h("p.log-lead.small", {}, lead) : null, this.list);
   }
 
   /** Show `entries` (of moveLog) of round `round`: entries already shown stay as they are, the

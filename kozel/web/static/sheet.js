@@ -77,11 +77,13 @@ export function creditText(round, units, options) {
 }
 
 /** The sheet as a table; `rounds` as in the record (end, counts, sheet, eggs); `kind` is the
- * game's sheet (a Goat family's accounts, or "race"). */
-export function sheetTable(rounds, seats, teams, { caption = true, kind = null } = {}) {
+ * game's sheet (a Goat family's accounts, or "race"). A game that scores during play passes
+ * `during: true` (its column in every round, and a legend) and, while a round is played,
+ * `current`: {round, before, during} per unit, shown as the round's row so far. */
+export function sheetTable(rounds, seats, teams, { caption = true, kind = null, during: scoresDuring = false, current = null } = {}) {
   const units = unitNames(seats, teams);
   const race = kind === "race";
-  const during = race && rounds.some((r) => r.sheet.some((e) => e.during));
+  const during = race && (scoresDuring || rounds.some((r) => r.sheet.some((e) => e.during)));
   const perUnitCounts = (round, u) =>
     teams ? round.counts.filter((_, seat) => seat % 2 === u) : [round.counts[u]];
   const cell = (round, entry, u) => {
@@ -100,7 +102,7 @@ export function sheetTable(rounds, seats, teams, { caption = true, kind = null }
       { "data-unit": u, title, class: entry.written_off ? "written-off" : "" },
       h("span.before", {}, String(entry.before)),
       during ? h("span.during", { title: t("sheet.during") }, plus(entry.during)) : null,
-      h("span.credited", { title: t("sheet.credited") }, plus(entry.credited)),
+      h("span.credited", { title: t(scoresDuring ? "sheet.bonus" : "sheet.credited") }, plus(entry.credited)),
       h("span.after", { class: entry.after > 0 ? "scored" : "zero" }, String(entry.after)),
     );
   };
@@ -136,6 +138,27 @@ export function sheetTable(rounds, seats, teams, { caption = true, kind = null }
           round.sheet.map((entry, u) => cell(round, entry, u)),
         );
       }),
+      current && race ? currentRow(current, units) : null,
     ),
-  ));
+  ), scoresDuring && race ? h("p.sheet-legend.small.muted", {}, t("sheet.legend_during")) : null);
+}
+
+/** The round being played, so far: the score before it, its points during play, no bonus yet,
+ * the score now. */
+function currentRow(current, units) {
+  return h(
+    "tr.current",
+    { "data-round": current.round },
+    h("th", { scope: "row", title: t("sheet.in_play") }, `${current.round}…`),
+    units.map((_, u) =>
+      h(
+        "td",
+        { "data-unit": u },
+        h("span.before", {}, String(current.before[u])),
+        h("span.during", { title: t("sheet.during") }, plus(current.during[u])),
+        h("span.credited", { title: t("sheet.bonus") }, "…"),
+        h("span.after", { class: current.before[u] + current.during[u] > 0 ? "scored" : "zero" }, String(current.before[u] + current.during[u])),
+      ),
+    ),
+  );
 }

@@ -17,6 +17,7 @@ import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
 import { isBot, seatName, shortName } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
+import { endSum, hintMark, hints, hintsWanted, hintSwitch, scoresDuringPlay, seatScore, setHintsWanted } from "./scoring.js";
 import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
 import { halves, tileSvg } from "./tiles.js";
@@ -356,9 +357,9 @@ export class TablePage {
             h("div.board", {}, this.boardInfo(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
           ),
           this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
-          this.log.box(view.round),
+          this.log.box(view.round, this.lotLine()),
         ),
-        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet })),
+        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet, ...this.duringPlay() })),
       ),
     );
     this.tick(); // the clocks filled in before the board is measured
@@ -416,7 +417,7 @@ export class TablePage {
       h(
         "div.facts",
         {},
-        score(view.sheet[this.unitOf(seat)]),
+        scoresDuringPlay(view) ? seatScore(view, this.unitOf(seat), seat) : score(view.sheet[this.unitOf(seat)]),
         backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
         shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: 10, label: tile }))) : null,
         h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: count })),
@@ -455,7 +456,44 @@ export class TablePage {
       h("span.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
       view.eggs ? h("span.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
       view.hundred >= 0 ? h("span.hundred-declared", { role: "status" }, t("table.hundred_declared", { name: this.label(view.hundred) })) : null,
+      endSum(view),
+      this.you !== null && this.state.status === "playing"
+        ? hintSwitch(this.state, this.againstComputer(), (on) => {
+            setHintsWanted(this.againstComputer(), on);
+            this.render();
+          })
+        : null,
     );
+  }
+
+  // --- the score as it happens (scoring.js) ------------------------------------------------
+
+  /** True when every seat but yours is a computer's. */
+  againstComputer() {
+    return this.state.seats.every((label, seat) => seat === this.you || isBot(label));
+  }
+
+  /** The hint to show now ({tiles, at}), or null: never in a rated game (nor sent). */
+  shownHints() {
+    const { state } = this;
+    if (state.rated || !state.view.hint || !state.view.hint.length || !hintsWanted(this.againstComputer())) return null;
+    return hints(state.view);
+  }
+
+  /** Who won the lot for the first lead, above the first round's moves; else null. */
+  lotLine() {
+    const lot = this.state.view.lot;
+    if (!lot) return null;
+    return t(lot.by === "heaviest" ? "score.lot_heaviest" : "score.lot_lowest", { name: this.label(lot.seat) });
+  }
+
+  /** The sheet's points during play: a column in every round of a game that scores during
+   * play, and the round being played so far. */
+  duringPlay() {
+    const view = this.state.view;
+    if (!scoresDuringPlay(view)) return {};
+    const current = this.state.status === "playing" && view.turn !== null ? { round: view.round, before: view.sheet, during: view.during } : null;
+    return { during: true, current };
   }
 
   /** Give the board the height the window leaves above the bottom of the hand, then draw the
@@ -549,6 +587,7 @@ export class TablePage {
     const playable = new Set(choices.map((c) => c.tile));
     const inPlan = new Set((this.plan || []).map((p) => p.tile));
     const upright = window.innerWidth >= 480;
+    const hinted = myTurn ? this.shownHints() : null;
     const tiles = this.order.map((tile) => {
       let [a, b] = halves(tile);
       if (this.group !== null && b === this.group && a !== b) [a, b] = [b, a];
@@ -560,7 +599,7 @@ export class TablePage {
           "data-tile": tile,
           class: [playable.has(tile) ? "playable" : "", selected ? "selected" : "", inPlan.has(tile) ? "planned" : ""].join(" "),
           "aria-pressed": selected ? "true" : "false",
-          "aria-label": `${tile}${playable.has(tile) ? ` (${t("table.playable")})` : ""}`,
+          "aria-label": `${tile}${playable.has(tile) ? ` (${t("table.playable")})` : ""}${hinted && hinted.tiles.get(tile) ? ` ${t("score.hint", { points: hinted.tiles.get(tile) })}` : ""}`,
           disabled: inPlan.has(tile),
           onclick: (e) => {
             if (playable.has(tile) && !this.busy) {
@@ -576,6 +615,7 @@ export class TablePage {
           onpointerdown: (e) => playable.has(tile) && !this.busy && !this.plan && this.drag(e, tile),
         },
         tileSvg(a, b, { u: upright ? 28 : 22, vertical: upright }),
+        hinted ? hintMark(hinted.tiles.get(tile)) : null,
       );
     });
     const legal = myTurn ? view.legal_moves : [];
@@ -588,7 +628,7 @@ export class TablePage {
       const shows = (arm) => view.layout.arms.find((x) => x.arm === arm)?.shows;
       actions.push(
         h("span.prompt", {}, t("table.which_arm", { tile: this.pick.tile })),
-        arms.map((arm) => h("button.arm", { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) }, t("table.arm", { arm, shows: shows(arm) }))),
+        arms.map((arm) => h("button.arm", { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) }, t("table.arm", { arm, shows: shows(arm) }), hinted ? hintMark(hinted.at(this.pick.tile, arm)) : null)),
       );
     } else if (this.pick && this.pick.close === undefined) {
       actions.push(h("span.prompt", { role: "alert" }, t("term.close_arm_question")), yesNo("close", (v) => this.chooseClose(v)));
