@@ -309,6 +309,40 @@ def test_a_rated_game_between_people_shows_on_their_pages(contexts: Contexts) ->
     expect(page.locator("table.leaderboard")).to_contain_text("dave")
 
 
+def test_ratings_are_shown_where_they_moved(contexts: Contexts) -> None:
+    """The header's rating follows a rated game as it ends (no reload); the review of an
+    unrated game shows no rating change (it once listed what the rating would have been)."""
+    server = contexts.club
+    erin, fred = Player(server.url, server.ws), Player(server.url, server.ws)
+    erin.register("erin", "correct horse battery")
+    fred.register("fred", "correct horse battery")
+    page = contexts.page()
+    page.goto("/")
+    page.fill("#name", "erin")
+    page.fill("#password", "correct horse battery")
+    page.click("#login")
+    expect(page.locator("header .rating")).to_have_text("0")
+    for rated in (True, False):
+        options = {"players": 2, "loss_limit": 51 if rated else 20}
+        wanted = {"game": "goat", "options": options, "rated": rated}
+        request = erin.post("/api/requests", wanted).json()
+        game = fred.post(f"/api/requests/{request['id']}/join").json()["game_id"]
+        page.goto(f"/games/{game}")
+        expect(page.locator(".table")).to_be_visible()
+        with erin.socket(game) as one, fred.socket(game) as two:
+            threads = [in_thread(play_to_the_end, sock) for sock in (one, two)]
+            for thread, _ in threads:
+                thread.join(120)
+        expect(page.locator(".game-over")).to_be_visible()
+        rating = erin.http.get(f"/api/games/{game}/record").json()["result"]["rating"]
+        if rated:
+            expect(page.locator("header .rating")).to_have_text(str(rating[0]))
+    page.goto(f"/games/{game}/review")
+    result = page.locator(".review p.result")
+    expect(result).to_contain_text(strings("en")["lobby.unrated"])
+    assert "+" not in (result.inner_text().split("·")[-1])
+
+
 def test_languages_follow_the_browser_and_the_switcher(contexts: Contexts) -> None:
     page = contexts.page(locale="bg-BG")
     page.goto("/")

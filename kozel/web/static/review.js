@@ -24,7 +24,7 @@ export class ReviewPage {
     this.main = main;
     await rules();
     try {
-      [this.record, this.positions] = await Promise.all([get(`/api/games/${this.id}/record`), get(`/api/games/${this.id}/positions`)]);
+      [this.record, this.positions, this.game] = await Promise.all([get(`/api/games/${this.id}/record`), get(`/api/games/${this.id}/positions`), get(`/api/games/${this.id}`)]);
     } catch (error) {
       mount(main, h("section.card", {}, h("p", {}, error.status === 409 ? t("review.not_over") : explain(error)), link(`/games/${this.id}`, t("review.to_table"))));
       return;
@@ -106,7 +106,8 @@ export class ReviewPage {
               decided ? [decided, " "] : null,
               verdict(),
               " · ",
-              result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", "),
+              // the record says what the rating would be; only a rated game moved it
+              this.game.rated ? result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", ") : t("lobby.unrated"),
             )
           : null,
         h(

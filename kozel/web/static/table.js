@@ -8,7 +8,7 @@
 // listed in a log that screen readers follow (movelog.js); a newly laid tile slides from its
 // player's seat.
 import { get } from "./api.js";
-import { banner, go, link, toast } from "./app.js";
+import { banner, go, link, refreshUser, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
@@ -135,6 +135,7 @@ export class TablePage {
       return;
     }
     if (message.type !== "state" || message.version <= this.seen) return;
+    if (message.status !== "playing" && message.rated && this.state?.status === "playing") refreshUser(); // the header's rating moved
     this.seen = message.version;
     this.state = message;
     this.chat.speaker(this.you !== null, t("chat.watchers"));
