@@ -380,6 +380,9 @@ class Seat:
                 return progressed, code
             if message["type"] != "state":
                 continue
+            if message["game"] != self.game_id:  # a forwarded answer mixed up with another
+                self.anomaly(f"was sent the state of game {message['game']}")
+                continue
             version = message["version"]
             if version < self.last["version"]:
                 self.chaos.figures.stale_snapshots += 1
