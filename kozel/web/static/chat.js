@@ -77,7 +77,9 @@ export class ChatPanel {
     if (this.off.checked || this.muted.has(line.name)) return;
     if (last && line.id > last.id && this.list.querySelector("li[data-id]")) {
       // only the new line goes in: a screen reader hears it, not the whole chat again
-      this.list.querySelector(".chat-unmutes")?.before(this.line(line)) ?? this.list.append(this.line(line));
+      const unmutes = this.list.querySelector(".chat-unmutes");
+      if (unmutes) unmutes.before(this.line(line));
+      else this.list.append(this.line(line));
       while (this.list.querySelectorAll("li[data-id]").length > KEEP) this.list.querySelector("li[data-id]").remove();
       this.list.scrollTop = this.list.scrollHeight;
     } else {
