@@ -28,6 +28,7 @@ from kozel.server.db import (
     ChatMessage,
     ClubState,
     Game,
+    GamePlayer,
     GameRequest,
     RatingChange,
     Session,
@@ -51,7 +52,6 @@ log = logging.getLogger("kozel.club")
 
 RECENT_GAMES = 20
 """How many of a player's games the player page lists."""
-RECENT_SCAN = 1000
 NOT_RATED_WITH_COMPUTERS = "games with computer players are not rated"
 
 
@@ -621,10 +621,12 @@ class Club:
                     GameRequest.status == "open", GameRequest.created_by == user.id
                 )
             )
-            # every node's tables: the seats are JSON, so the match runs here
-            seats = await session.scalars(select(Game.seats).where(Game.status == "playing"))
-            playing = sum(1 for row in seats if any(s.get("user") == user.id for s in row))
-        if (waiting or 0) + playing >= self.settings.tables_per_player:
+            playing = await session.scalar(
+                select(func.count(GamePlayer.game_id))
+                .join(Game, Game.id == GamePlayer.game_id)
+                .where(GamePlayer.user_id == user.id, Game.status == "playing")
+            )
+        if (waiting or 0) + (playing or 0) >= self.settings.tables_per_player:
             limit = self.settings.tables_per_player
             raise ClubError(
                 429, "too_many_tables", f"you already have {limit} requests and tables", limit=limit
@@ -737,6 +739,8 @@ class Club:
         )
         session.add(row)
         await session.flush()
+        people = {seat["user"] for seat in request.seats if "user" in seat}
+        session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
         request.status = "started"
         request.game_id = row.id
 
@@ -882,9 +886,13 @@ class Club:
                 .order_by(RatingChange.id.desc())
                 .limit(100)
             )
-            # the newest games first; the seats are JSON, so the filter runs here, over the
-            # club's last RECENT_SCAN games
-            rows = await session.scalars(select(Game).order_by(Game.id.desc()).limit(RECENT_SCAN))
+            rows = await session.scalars(
+                select(Game)
+                .join(GamePlayer, GamePlayer.game_id == Game.id)
+                .where(GamePlayer.user_id == user.id)
+                .order_by(Game.id.desc())
+                .limit(RECENT_GAMES)
+            )
             games = [
                 {
                     "id": g.id,
@@ -895,8 +903,7 @@ class Club:
                     "started": g.created_at.isoformat(),
                 }
                 for g in rows
-                if any(seat.get("user") == user.id for seat in g.seats)
-            ][:RECENT_GAMES]
+            ]
             return {
                 "name": user.name,
                 "rating": user.rating,

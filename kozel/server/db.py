@@ -84,6 +84,17 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class GamePlayer(Base):
+    """A person seated at a game: what a player's live tables and recent games are read
+    from (a game's ``seats`` are JSON, which no index reaches)."""
+
+    __tablename__ = "game_players"
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+
+
 class GameEvent(Base):
     """Every accepted event of a table, in order: a deal, a move or a timeout."""
 

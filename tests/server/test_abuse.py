@@ -275,3 +275,31 @@ def test_one_address_cannot_hold_sockets_without_end(db_url: str) -> None:
                 time.sleep(0.05)
     finally:
         running.stop()
+
+
+def test_a_player_keeps_only_so_many_requests_and_tables(db_url: str) -> None:
+    """Open requests and live tables count together against a player's limit (read from the
+    indexed players of each game, not from every live game's seats); another player's count
+    is his own, and the player page lists the player's games."""
+    running = RunningServer(Settings(db_url=db_url, tables_per_player=2))
+    try:
+        alice, bob = player(running), player(running)
+        assert alice.register("alice").status_code == 200
+        assert bob.register("bob").status_code == 200
+        game_id = alice.post("/api/play/computer", {"game": "goat", "level": "random"}).json()[
+            "game_id"
+        ]
+        request_id = alice.post("/api/requests", {"game": "goat", "options": {"players": 2}})
+        assert request_id.status_code == 200
+        refused = alice.post("/api/play/computer", {"game": "goat"})
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "too_many_tables"
+        assert refused.json()["params"] == {"limit": 2}
+        assert bob.post("/api/play/computer", {"game": "goat"}).status_code == 200
+        assert alice.post(f"/api/requests/{request_id.json()['id']}/cancel").status_code == 200
+        assert alice.post("/api/play/computer", {"game": "goat"}).status_code == 200
+        page = httpx.get(running.url + "/api/players/alice").json()
+        assert game_id in [g["id"] for g in page["games"]]
+        assert len(page["games"]) == 2
+    finally:
+        running.stop()
