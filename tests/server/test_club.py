@@ -119,7 +119,10 @@ def test_two_people_play_a_rated_game_to_the_end(server: RunningServer) -> None:
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
     replayed = replay(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
-    assert record["result"]["rating"] == rating and any(rating)
+    assert record["result"]["rating"] == rating
+    # a winner gains at least a point; both seats lose when both pass the limit in one round
+    losers = record["result"]["losers"]
+    assert losers and all((r == 0) == (s in losers) for s, r in enumerate(rating))
     for seat, name in enumerate(["alice", "bob"]):
         page = httpx.get(f"{server.url}/api/players/{name}").json()
         assert page["rating"] == rating[seat]
