@@ -21,8 +21,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check kozel tests bench examples
 	$(BIN)/mypy --strict kozel examples
 
+# Two workers: much of the suite waits on servers, browsers and subprocesses, and the tests
+# share nothing (each has its own database, port and Redis namespace).
 test: lint chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist worksteal
 
 # The browser tests drive Debian's chromium with Playwright (Playwright's own browser download
 # does not work here); install it when it is missing.

@@ -24,7 +24,7 @@ from kozel.notation import dumps, record_of, replay
 from kozel.round import Round
 from tests.randomplay import OPTION_SETS, option_sets, play_random
 
-GAMES_PER_SET = 850  # 12 option sets: 10,200 games
+GAMES_PER_SET = 400  # 12 option sets: 4,800 games
 
 
 def reference_plays(rnd: Round) -> set[tuple[int, int | None]]:

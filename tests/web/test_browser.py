@@ -643,14 +643,14 @@ RACES = {
     # small targets keep the games short; Sea Goat in pairs opens records at 10 so that
     # records, write-offs and the hundred can happen before a pair reaches the target
     "draw": {"target": 50},
-    "block": {"target": 60},
+    "block": {"target": 30},
     "classic": {"target": 80},
-    "sea_goat": {"teams": True, "target": 60, "open_at": 10},
+    "sea_goat": {"teams": True, "target": 40, "open_at": 10},
     # the games that score during play (their sheet has the points during play in every round)
     "all_fives": {"target": 40},
     "telephone": {"target": 12},
-    "all_threes": {"target": 40},
-    "threes_fives": {"target": 60},
+    "all_threes": {"target": 25},
+    "threes_fives": {"target": 35},
     "bergen": {"target": 6},
 }
 DURING_PLAY = {"all_fives", "telephone", "all_threes", "threes_fives", "bergen"}
