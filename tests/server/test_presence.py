@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from tests.server.conftest import RunningServer
 from tests.server.test_restart import Server
 
 GRACE = 0.6
+REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
 
 
 @pytest.fixture
@@ -262,3 +264,39 @@ def test_the_computer_in_the_seat_survives_a_restart(db_url: str, tmp_path: Path
         assert [r["player"] for r in record["replaced"]] == ["bob"]
     finally:
         server.kill()
+
+
+def test_presence_across_two_processes_and_the_seats_of_a_dead_one(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Alice's socket is on process ``a``, the table runs on ``b``: ``b`` learns of her
+    coming and going through ``a``, and of ``a``'s death by its silence (one lease)."""
+    if not REDIS:
+        pytest.skip("KOZEL_TEST_REDIS is not set")
+    common = ("--pubsub", REDIS, "--lease-seconds", "1.5", "--presence-grace", "0.5")
+    a, b = (Server(postgres_url, tmp_path, *common, "--node", n, name=n) for n in "ab")
+    try:
+        a.start()
+        b.start()
+        alice, bob = Player(a.url, a.ws), Player(b.url, b.ws)
+        assert alice.register("alice").status_code == 200
+        assert bob.register("bob").status_code == 200
+        body = {"game": "goat", "options": {"players": 2}, "rated": False}
+        request = alice.post("/api/requests", body).json()
+        game = bob.post(f"/api/requests/{request['id']}/join").json()["game_id"]
+        with bob.socket(game) as sock_b:  # on b, the table's owner
+            with alice.socket(game) as sock_a:
+                receive(sock_a)
+                time.sleep(1.0)  # (a table's people get the grace from its start to come)
+                sock_b.send(json.dumps({"type": "sync"}))
+                assert wait_for(sock_b, lambda m: m["type"] == "state")["connected"] == [True, True]
+            wait_for(sock_b, presence([False, True]))
+            with alice.socket(game) as sock_a:
+                wait_for(sock_b, presence([True, True]))
+                a.kill()  # her socket dies with its process, without a word to b
+                killed = time.monotonic()
+                wait_for(sock_b, presence([False, True]))
+                assert time.monotonic() - killed >= 0.5
+    finally:
+        a.kill()
+        b.kill()
