@@ -102,6 +102,8 @@ class Club:
         self._announcing: dict[int, asyncio.Task[None]] = {}
         self._unannounced: set[int] = set()
         """Games whose sockets here changed since this process last told their owner."""
+        self._ended: set[int] = set()
+        """Games with sockets here that no node plays any more: not announced again."""
 
     async def start(self) -> None:
         await migrate(self.engine)
@@ -343,6 +345,7 @@ class Club:
             del seats[seat]
             if not seats:
                 self._seats.pop(game_id, None)
+                self._ended.discard(game_id)
             self._announce(game_id)
 
     def _announce(self, game_id: int) -> None:
@@ -370,9 +373,11 @@ class Club:
             table.link(self.node, seats)
             return
         try:
-            await self._forward(
+            answer = await self._forward(
                 game_id, {"op": "presence", "game": game_id, "node": self.node, "seats": seats}
             )
+            if answer is not None and answer.get("error") == "no_table":
+                self._ended.add(game_id)  # over: its watchers need no presence
         except Exception as error:  # told again on the next renewal
             log.warning("game %s: presence could not reach its owner: %s", game_id, error)
 
@@ -384,7 +389,8 @@ class Club:
         while True:
             await asyncio.sleep(interval * random.uniform(0.8, 1.0))
             for game_id in list(self._seats):
-                self._announce(game_id)
+                if game_id not in self._ended:
+                    self._announce(game_id)
 
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)

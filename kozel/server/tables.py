@@ -650,7 +650,7 @@ class Table:
             return
         changed = self._recount()
         for seat, voters in list(self.votes.items()):
-            if voters >= self._voters(seat):  # a voter who was waited for has left
+            if voters and voters >= self._voters(seat):  # a voter who was waited for has left
                 await self._take_over(seat)
                 return
         if changed:
@@ -666,7 +666,8 @@ class Table:
             return Reply(
                 False, "replace_seat", "only another person's seat can be given to the computer"
             )
-        self._recount()
+        if self._recount():  # a grace ran out just now: the others hear of it too
+            await self._publish_presence()
         if self.connected[seat]:
             return Reply(
                 False,
