@@ -200,6 +200,22 @@ def test_the_others_let_a_computer_take_the_dropped_seat_and_the_game_goes_on_un
     assert stored["rated"] is False and stored["seats"][2]["bot"] == "expert"
 
 
+def test_a_vote_waits_only_for_the_people_still_connected(club: RunningServer) -> None:
+    """Alice agrees to a computer for carol; bob, who was waited for, drops too: the vote is
+    complete without him."""
+    (alice, bob, carol), game = people(club, ["alice", "bob", "carol"])
+    with alice.socket(game) as sock_a:
+        with bob.socket(game):
+            with carol.socket(game):
+                receive(sock_a)
+            wait_for(sock_a, presence([True, True, False]))
+            vote(sock_a, 2)
+            waiting = wait_for(sock_a, lambda m: m["type"] == "presence" and m["votes"])
+            assert waiting["votes"] == [{"seat": 2, "agreed": [0], "waiting": [1]}]
+        taken = wait_for(sock_a, lambda m: m["type"] == "state" and m["seats"][2] == "bot:expert")
+        assert taken["connected"] == [True, False, True] and taken["votes"] == []
+
+
 def test_with_one_other_person_his_vote_is_enough_and_a_vote_after_the_end_is_refused(
     club: RunningServer,
 ) -> None:
@@ -239,9 +255,12 @@ def test_the_dropped_seat_clock_runs_on_and_ends_the_game_as_before(settings: Se
         running.stop()
 
 
-def test_the_computer_in_the_seat_survives_a_restart(db_url: str, tmp_path: Path) -> None:
-    server = Server(db_url, tmp_path, "--presence-grace", "0.5")
-    server.start()
+def test_the_computer_in_the_seat_survives_a_restart(settings: Settings) -> None:
+    """The takeover is an event: the club started again on the same database rebuilds the
+    table with the computer in the seat and the game unrated. (A killed process is rebuilt
+    the same way: tests/server/test_restart.py.)"""
+    quick = dataclasses.replace(settings, presence_grace_seconds=GRACE)
+    server = RunningServer(quick)
     try:
         (alice, bob), game = people(server, ["alice", "bob"])
         with alice.socket(game) as sock_a:
@@ -250,8 +269,12 @@ def test_the_computer_in_the_seat_survives_a_restart(db_url: str, tmp_path: Path
             wait_for(sock_a, presence([True, False]))
             vote(sock_a, 1)
             wait_for(sock_a, lambda m: m["type"] == "state" and m["seats"][1] == "bot:expert")
-        server.kill()
-        server.start()
+    finally:
+        server.stop()
+    server = RunningServer(quick)
+    try:
+        alice.http.base_url = httpx.URL(server.url)
+        alice.ws = server.ws
         with alice.socket(game) as sock_a:
             state = receive(sock_a)
             assert state["seats"][1] == "bot:expert" and state["rated"] is False
@@ -263,7 +286,7 @@ def test_the_computer_in_the_seat_survives_a_restart(db_url: str, tmp_path: Path
         replay(json.loads(json.dumps(record)))
         assert [r["player"] for r in record["replaced"]] == ["bob"]
     finally:
-        server.kill()
+        server.stop()
 
 
 def test_presence_across_two_processes_and_the_seats_of_a_dead_one(
