@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from kozel.server.settings import Settings
 from tests.server.client import Player, receive
 from tests.server.conftest import RunningServer
-from tests.web.conftest import Contexts
+from tests.web.conftest import PHONE, Contexts
 from tests.web.play import play_to_end, until
 
 AWAY = re.compile(r"\baway\b")
@@ -78,6 +78,11 @@ def test_the_others_see_a_dropped_player_and_let_a_computer_finish_for_him(
         expect(page_a.locator(".away-turn")).to_contain_text("carol has disconnected — ")
         expect(page_a.locator(".away-turn")).to_contain_text(" s left")
     page_a.screenshot(path=shots / "disconnected.png")
+    page_b.set_viewport_size(PHONE)  # bob plays on a phone: the warning fits it
+    expect(page_b.locator('button.replace-vote[data-seat="2"]')).to_be_visible()
+    width = page_b.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide"
+    page_b.screenshot(path=shots / "disconnected-phone.png")
     page_a.click('button.replace-vote[data-seat="2"]')
     expect(page_a.locator(".replace-waiting")).to_have_text("You agreed. Waiting for: bob.")
     expect(page_b.locator('button.replace-vote[data-seat="2"]')).to_be_visible()

@@ -458,7 +458,7 @@ export class TablePage {
     const person = this.you !== null && !isBot(state.seats[this.you]);
     return h(
       "section.away-panel",
-      { role: "alert" },
+      { role: "status" },
       seats.map((seat) => {
         const name = this.label(seat);
         const vote = (state.votes || []).find((v) => v.seat === seat);
@@ -475,7 +475,10 @@ export class TablePage {
         return h(
           "div.away-seat",
           { "data-seat": seat },
-          view.turn === seat && state.clock ? h("strong.away-turn", { "data-name": name }, "") : h("strong", {}, t("table.away", { name })),
+          // the seconds tick in the text (tick()); a screen reader hears the name once
+          view.turn === seat && state.clock
+            ? [h("strong.away-turn", { "data-name": name, "aria-hidden": "true" }, ""), h("span.sr", {}, t("table.away", { name }))]
+            : h("strong", {}, t("table.away", { name })),
           action,
           person ? h("span.small.muted", {}, t("table.replace_unrated")) : null,
         );
