@@ -37,6 +37,7 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
+from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.settings import Settings
 from kozel.server.tables import MOVED, Reply, Table, load_events
@@ -97,13 +98,8 @@ class Club:
         self.new_table_limit = auth.RateLimit(settings.requests_per_minute)
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
-        self._seats: dict[int, dict[int, int]] = {}
-        """Per game, per seat, the sockets open in this process (presence)."""
-        self._announcing: dict[int, asyncio.Task[None]] = {}
-        self._unannounced: set[int] = set()
-        """Games whose sockets here changed since this process last told their owner."""
-        self._ended: set[int] = set()
-        """Games with sockets here that no node plays any more: not announced again."""
+        self.announcer = Announcer(self._tell_presence, settings.lease_seconds / 3)
+        """This process's seat sockets, told to the tables' owners (presence)."""
 
     async def start(self) -> None:
         await migrate(self.engine)
@@ -118,12 +114,13 @@ class Club:
         self._loops.append(asyncio.create_task(self._keep(), name="lease"))
         await self._claim_all()
         self._loops.append(asyncio.create_task(self._claim_gone(), name="claims"))
-        self._loops.append(asyncio.create_task(self._renew_presence(), name="presence"))
+        self._loops.append(asyncio.create_task(self.announcer.run(), name="presence"))
 
     async def stop(self) -> None:
-        for task in [*self._loops, *self._announcing.values()]:
+        for task in self._loops:
             task.cancel()
-        await asyncio.gather(*self._loops, *self._announcing.values(), return_exceptions=True)
+        await asyncio.gather(*self._loops, return_exceptions=True)
+        await self.announcer.stop()
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
@@ -247,13 +244,13 @@ class Club:
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
             table.bot_pace_ms = self.settings.bot_delay_ms
             table.round_pause = self.settings.round_pause_seconds
-            table.presence_grace = self.settings.presence_grace_seconds
-            table.link_seconds = self.settings.lease_seconds
+            table.presence.grace = self.settings.presence_grace_seconds
+            table.presence.link_seconds = self.settings.lease_seconds
             table.replay(events)
             self.tables[game_id] = table
             await table.start(last_at, self.settings.restart_grace_seconds)
-            if game_id in self._seats:  # this process's own sockets of the table
-                table.link(self.node, sorted(self._seats[game_id]))
+            if seats := self.announcer.seats(game_id):  # this process's own sockets of it
+                table.link(self.node, seats)
             return table
         finally:
             self._claiming.discard(game_id)
@@ -331,66 +328,23 @@ class Club:
     # --- presence: which seats have a socket, in every process ----------------------------
 
     def socket_opened(self, game_id: int, seat: int) -> None:
-        """A seat's socket opened in this process: its owner hears of it (at once when it is
-        the seat's first here)."""
-        seats = self._seats.setdefault(game_id, {})
-        seats[seat] = seats.get(seat, 0) + 1
-        if seats[seat] == 1:
-            self._announce(game_id)
+        """A seat's socket opened in this process: its table's owner hears of it."""
+        self.announcer.opened(game_id, seat)
 
     def socket_closed(self, game_id: int, seat: int) -> None:
-        seats = self._seats.get(game_id, {})
-        seats[seat] = seats.get(seat, 1) - 1
-        if seats[seat] <= 0:
-            del seats[seat]
-            if not seats:
-                self._seats.pop(game_id, None)
-                self._ended.discard(game_id)
-            self._announce(game_id)
+        self.announcer.closed(game_id, seat)
 
-    def _announce(self, game_id: int) -> None:
-        """Tell the owner which of the game's seats have a socket here. One announcer per
-        game at a time, each saying what holds when it is sent: a later change is never
-        overtaken by an earlier one."""
-        self._unannounced.add(game_id)
-        if game_id in self._announcing:
-            return
-        task = asyncio.create_task(self._announcer(game_id))
-        self._announcing[game_id] = task
-
-    async def _announcer(self, game_id: int) -> None:
-        try:
-            while game_id in self._unannounced:
-                self._unannounced.discard(game_id)
-                await self._tell_presence(game_id)
-        finally:
-            self._announcing.pop(game_id, None)
-
-    async def _tell_presence(self, game_id: int) -> None:
-        seats = sorted(self._seats.get(game_id, {}))
+    async def _tell_presence(self, game_id: int, seats: list[int]) -> bool:
+        """Tell the table's owner which of its seats have a socket here; ``False`` when no
+        node plays the game any more."""
         table = self.tables.get(game_id)
         if table is not None:
             table.link(self.node, seats)
-            return
-        try:
-            answer = await self._forward(
-                game_id, {"op": "presence", "game": game_id, "node": self.node, "seats": seats}
-            )
-            if answer is not None and answer.get("error") == "no_table":
-                self._ended.add(game_id)  # over: its watchers need no presence
-        except Exception as error:  # told again on the next renewal
-            log.warning("game %s: presence could not reach its owner: %s", game_id, error)
-
-    async def _renew_presence(self) -> None:
-        """Tell every owner again, a few times a lease, which seats have sockets here: an
-        owner counts an announcement for one lease, so that the seats of a process that
-        died count as disconnected, and a new owner (a takeover) learns them."""
-        interval = self.settings.lease_seconds / 3
-        while True:
-            await asyncio.sleep(interval * random.uniform(0.8, 1.0))
-            for game_id in list(self._seats):
-                if game_id not in self._ended:
-                    self._announce(game_id)
+            return True
+        answer = await self._forward(
+            game_id, {"op": "presence", "game": game_id, "node": self.node, "seats": seats}
+        )
+        return answer is None or answer.get("error") != "no_table"
 
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)

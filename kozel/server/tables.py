@@ -7,15 +7,10 @@ every seat getting only its own :func:`~kozel.views.view_for`. Computer players 
 through the same queue. A table is rebuilt after a restart, or by the process that takes it
 over, by replaying its stored events.
 
-A table also knows which people's seats have a live socket (**presence**): every process of
-the club tells the owner which of the table's seats have a socket there (at once when that
-changes, and again every few seconds: :meth:`Table.link`); a seat with none for
-``presence_grace`` seconds is shown disconnected. An announcement counts for
-``link_seconds`` (the club's lease) unless renewed, so the seats of a process that died
-count as disconnected once its lease would have run out. When a person's seat is
-disconnected, the other people at the table may vote to let a computer player take it
-(:meth:`Table.vote`): once every other connected person agrees, a ``replace`` event is stored
-(the game is unrated from then on) and the game goes on.
+A table also knows which people's seats have a live socket (:mod:`kozel.server.presence`).
+When a person's seat is disconnected, the other people at the table may vote to let a
+computer player take it (:meth:`Table.vote`): once every other connected person agrees, a
+``replace`` event is stored (the game is unrated from then on) and the game goes on.
 
 A table runs in the one process that owns it, under that owner's fencing token
 (:mod:`kozel.server.cluster`). If storing an event shows that the token is no longer the
@@ -42,6 +37,7 @@ from kozel.core import IllegalMove, Move
 from kozel.game import GameMatch
 from kozel.games import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
+from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.writer import Fenced, Write, Writer
 
@@ -122,10 +118,6 @@ class Table:
     """How long a finished round stays on the table, hands face up, before the next deal
     (the club's round_pause_seconds): the deal comes sooner when every person at the table
     has pressed "next". No clock runs meanwhile."""
-    presence_grace = 5.0
-    """How long a person's seat may have no socket before it is shown disconnected."""
-    link_seconds = 5.0
-    """How long a process's announcement of its sockets counts unless renewed (the lease)."""
 
     def __init__(
         self,
@@ -172,15 +164,9 @@ class Table:
         """The people who have not pressed "next" yet while a finished round is shown."""
         self.next_at = 0.0
         """Wall-clock time of the next deal while a finished round is shown."""
-        self.links: dict[str, tuple[frozenset[int], float]] = {}
-        """Per process, the seats with a socket there and until when (``time.monotonic()``)
-        that announcement counts."""
-        self.connected = [True] * len(self.seats)
-        """Per seat, as the clients were told: computer seats always are."""
-        self.lost_at: dict[int, float] = {}
-        """People's seats without a socket, since when (monotonic), while the grace runs."""
-        self.votes: dict[int, set[int]] = {}
-        """Per disconnected seat, the seats that agree a computer player takes it."""
+        self.presence = SeatPresence(len(self.seats))
+        """Which seats are connected, and the votes for a computer player (the club sets its
+        grace and its lease)."""
         self.replacements: list[dict[str, Any]] = []
         """The takeovers so far, as the record lists them (``replaced``)."""
         self._presence_timer: asyncio.TimerHandle | None = None
@@ -201,8 +187,8 @@ class Table:
         # nobody has announced a socket yet: the people get the grace from now, and a table
         # rebuilt from its events (a restart, a takeover) also the time every process takes
         # to announce its sockets to the new owner
-        since = time.monotonic() + (self.link_seconds if self.version else 0.0)
-        self.lost_at = {s: since for s in self._people()}
+        allowance = self.presence.link_seconds if self.version else 0.0
+        self.presence.expect(self._people(), time.monotonic() + allowance)
         self.queue.put_nowait(_Presence())
         if self._needs_deal():
             self.queue.put_nowait(_Deal())  # its state goes out once it is dealt
@@ -301,27 +287,15 @@ class Table:
 
     def _presence_fields(self) -> dict[str, Any]:
         """Who is connected, who was replaced by a computer player, and the votes going on."""
-        return {
-            "connected": list(self.connected),
-            "replaced": [info.get("replaced", {}).get("name") for info in self.seats],
-            "votes": [
-                {
-                    "seat": seat,
-                    "agreed": sorted(voters),
-                    "waiting": sorted(self._voters(seat) - voters),
-                }
-                for seat, voters in sorted(self.votes.items())
-            ],
-        }
+        replaced = [info.get("replaced", {}).get("name") for info in self.seats]
+        return self.presence.fields(self._people(), replaced)
 
     # --- commands ---------------------------------------------------------------------------
 
     def link(self, node: str, seats: list[int]) -> None:
         """Process ``node`` has sockets of these seats (all of them: an announcement replaces
         the last one of that process), for ``link_seconds`` unless it says so again."""
-        players = len(self.seats)
-        live = frozenset(s for s in seats if type(s) is int and 0 <= s < players)
-        self.links[node] = (live, time.monotonic() + self.link_seconds)
+        self.presence.link(node, seats, time.monotonic())
         self.queue.put_nowait(_Presence())
 
     async def vote(self, voter: int, seat: object) -> Reply:
@@ -609,38 +583,15 @@ class Table:
         """The seats people play (not those computer players took)."""
         return [s for s, info in enumerate(self.seats) if "user" in info]
 
-    def _voters(self, seat: int) -> set[int]:
-        """Who must agree that a computer player takes ``seat``: every other connected person."""
-        return {s for s in self._people() if s != seat and self.connected[s]}
-
     def _recount(self) -> bool:
-        """Count the connected seats again: a seat with a socket in any process is connected
-        at once; one without is disconnected once the grace is over. A vote on a seat that
-        came back is dropped. ``True`` when anything changed."""
-        now = time.monotonic()
-        self.links = {node: link for node, link in self.links.items() if link[1] > now}
-        live = {s for seats, _ in self.links.values() for s in seats}
-        changed = False
-        wake = [until for _, until in self.links.values()]
-        for seat in self._people():
-            if seat in live:
-                self.lost_at.pop(seat, None)
-                if not self.connected[seat]:
-                    self.connected[seat] = changed = True
-                if self.votes.pop(seat, None) is not None:
-                    changed = True
-            elif self.connected[seat]:
-                since = self.lost_at.setdefault(seat, now)
-                if now - since >= self.presence_grace:
-                    self.connected[seat] = False
-                    changed = True
-                else:
-                    wake.append(since + self.presence_grace)
+        """Count the connected seats again (:meth:`SeatPresence.recount`) and set the timer
+        for the next count; ``True`` when anything changed."""
+        changed, wake = self.presence.recount(self._people(), time.monotonic())
         if self._presence_timer is not None:
             self._presence_timer.cancel()
             self._presence_timer = None
-        if wake and self.status == "playing":
-            delay = max(0.0, min(wake) - now) + 0.01
+        if wake is not None and self.status == "playing":
+            delay = max(0.0, wake - time.monotonic()) + 0.01
             loop = asyncio.get_running_loop()
             self._presence_timer = loop.call_later(delay, self.queue.put_nowait, _Presence())
         return changed
@@ -649,11 +600,10 @@ class Table:
         if self.status != "playing":
             return
         changed = self._recount()
-        for seat, voters in list(self.votes.items()):
-            if voters and voters >= self._voters(seat):  # a voter who was waited for has left
-                await self._take_over(seat)
-                return
-        if changed:
+        seat = self.presence.complete(self._people())
+        if seat is not None:  # a person who was waited for has gone
+            await self._take_over(seat)
+        elif changed:
             await self._publish_presence()
 
     async def _vote(self, command: _Vote) -> Reply:
@@ -668,16 +618,14 @@ class Table:
             )
         if self._recount():  # a grace ran out just now: the others hear of it too
             await self._publish_presence()
-        if self.connected[seat]:
+        if self.presence.connected[seat]:
             return Reply(
                 False,
                 "replace_connected",
                 f"seat {seat} is connected: a computer may take only a disconnected seat",
                 params={"seat": seat},
             )
-        voters = self.votes.setdefault(seat, set())
-        voters.add(voter)
-        if voters >= self._voters(seat):
+        if self.presence.agree(self._people(), voter, seat):
             await self._take_over(seat)
         else:
             await self._publish_presence()
@@ -708,7 +656,7 @@ class Table:
             "bot": REPLACEMENT,
             "user": info["user"],
             "player": info["name"],
-            "voters": sorted(self.votes.get(seat, ())),
+            "voters": sorted(self.presence.votes.get(seat, ())),
             "round": public.get("round", 0),
             "move": len(public.get("history", [])),
         }
@@ -753,9 +701,7 @@ class Table:
         self.rated = False
         if seat not in self.bots:
             self.bots[seat] = make_bot(data["bot"], _secure.getrandbits(48))
-        self.connected[seat] = True
-        self.votes.pop(seat, None)
-        self.lost_at.pop(seat, None)
+        self.presence.forget(seat)
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}
         self.replacements.append({**entry, "by": f"bot:{data['bot']}"})

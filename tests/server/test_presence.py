@@ -21,6 +21,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from kozel.notation import replay
+from kozel.server.presence import SeatPresence
 from kozel.server.settings import Settings
 from tests.server.client import Player, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
@@ -99,6 +100,36 @@ def error(sock: ClientConnection) -> dict[str, Any]:
 
 def vote(sock: ClientConnection, seat: object) -> None:
     sock.send(json.dumps({"type": "replace", "seat": seat}))
+
+
+def test_the_rules_of_presence_without_a_server() -> None:
+    """SeatPresence alone, on a clock of its own: a seat is connected while any process says
+    so; a process's word lasts one lease; a seat without a socket is disconnected after the
+    grace; a vote completes with every other connected person and ends when he is back."""
+    presence = SeatPresence(3)
+    presence.grace, presence.link_seconds = 1.0, 5.0
+    people = [0, 1, 2]
+    presence.expect(people, since=0.0)
+    presence.link("a", [0, 1], now=0.5)
+    presence.link("b", [1, 2, 9, "x"], now=0.5)  # type: ignore[list-item]
+    assert presence.recount(people, now=0.6) == (False, 5.5)
+    presence.link("b", [], now=2.0)  # seat 2's last socket closed; seat 1 has one on "a"
+    assert presence.recount(people, now=2.0) == (False, 3.0)
+    assert presence.recount(people, now=3.0) == (True, 5.5)
+    assert presence.connected == [True, True, False]
+    assert not presence.agree(people, 0, 2)
+    assert presence.fields(people, [None] * 3)["votes"] == [
+        {"seat": 2, "agreed": [0], "waiting": [1]}
+    ]
+    # process "a" dies: its word runs out a lease after it was last given
+    presence.link("b", [], now=4.0)
+    assert presence.recount(people, now=4.0) == (False, 5.5)
+    assert presence.recount(people, now=5.6) == (False, 6.6)
+    assert presence.recount(people, now=6.6)[0] and presence.connected == [False, False, False]
+    assert presence.complete(people) == 2  # nobody connected is left to wait for
+    presence.link("b", [2], now=7.0)  # she is back before the takeover: the vote is over
+    assert presence.recount(people, now=7.0)[0] and presence.votes == {}
+    assert presence.connected == [False, False, True]
 
 
 def test_a_dropped_seat_is_shown_after_the_grace_and_a_reload_shows_nothing(
