@@ -422,6 +422,14 @@ def serve(
     chat_per_minute: Annotated[
         int, typer.Option(min=1, help="Chat lines one player may say per minute.")
     ] = Settings.chat_per_minute,
+    presence_grace: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a seat may have no open socket before it is shown disconnected "
+            "(a reload or a network blip within them shows nothing).",
+        ),
+    ] = Settings.presence_grace_seconds,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -450,6 +458,7 @@ def serve(
         bot_delay_ms=bot_delay_ms,
         chat_per_minute=chat_per_minute,
         round_pause_seconds=round_pause,
+        presence_grace_seconds=presence_grace,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

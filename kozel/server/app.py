@@ -584,6 +584,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit, players = club.settings.max_message_bytes, len(row.seats)
 
         sender = asyncio.create_task(forward(websocket, seat_channel(game_id, seat), snapshot))
+        if seat is not None:
+            club.socket_opened(game_id, seat)
         try:
             async for text in messages(websocket):
                 if message_type(text, limit) == "chat" and seat is None:
@@ -594,6 +596,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 else:
                     await handle(websocket, game_id, seat, text)
         finally:
+            if seat is not None:
+                club.socket_closed(game_id, seat)
             sender.cancel()
             sockets.discard(websocket)
             if key and not sockets and session_sockets.get(key) is sockets:
@@ -661,9 +665,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                     if reply.code == "stale":
                         await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+            elif kind == "replace":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators do not vote")
+                    return
+                reply = await club.vote(game_id, seat, message.get("seat"))
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message, params=reply.params)
             else:
                 await send_error(
-                    websocket, "unknown_type", "message types are move, next, sync, chat and ping"
+                    websocket,
+                    "unknown_type",
+                    "message types are move, next, replace, sync, chat and ping",
                 )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"

@@ -38,6 +38,7 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
+from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.settings import Settings
 from kozel.server.tables import MOVED, Reply, Table, load_events
@@ -97,6 +98,8 @@ class Club:
         self.new_table_limit = auth.RateLimit(settings.requests_per_minute)
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
+        self.announcer = Announcer(self._tell_presence, settings.lease_seconds / 3)
+        """This process's seat sockets, told to the tables' owners (presence)."""
 
     async def start(self) -> None:
         await migrate(self.engine)
@@ -111,11 +114,13 @@ class Club:
         self._loops.append(asyncio.create_task(self._keep(), name="lease"))
         await self._claim_all()
         self._loops.append(asyncio.create_task(self._claim_gone(), name="claims"))
+        self._loops.append(asyncio.create_task(self.announcer.run(), name="presence"))
 
     async def stop(self) -> None:
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
+        await self.announcer.stop()
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
@@ -239,9 +244,13 @@ class Club:
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
             table.bot_pace_ms = self.settings.bot_delay_ms
             table.round_pause = self.settings.round_pause_seconds
+            table.presence.grace = self.settings.presence_grace_seconds
+            table.presence.link_seconds = self.settings.lease_seconds
             table.replay(events)
             self.tables[game_id] = table
             await table.start(last_at, self.settings.restart_grace_seconds)
+            if seats := self.announcer.seats(game_id):  # this process's own sockets of it
+                table.link(self.node, seats)
             return table
         finally:
             self._claiming.discard(game_id)
@@ -297,6 +306,46 @@ class Club:
         else:
             await self._forward(game_id, {"op": "next", "game": game_id, "seat": seat})
 
+    async def vote(self, game_id: int, seat: int, target: object) -> Reply:
+        """``seat`` agrees that a computer player takes the disconnected seat ``target``, at
+        whichever node runs the table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.vote(seat, target)
+        answer = await self._forward(
+            game_id, {"op": "replace", "game": game_id, "seat": seat, "target": target}
+        )
+        if answer is None or "ok" not in answer:
+            return Reply(False, "unavailable", MOVED)
+        params = answer.get("params")
+        return Reply(
+            bool(answer["ok"]),
+            str(answer.get("code", "")),
+            str(answer.get("message", "")),
+            params=params if isinstance(params, dict) else {},
+        )
+
+    # --- presence: which seats have a socket, in every process ----------------------------
+
+    def socket_opened(self, game_id: int, seat: int) -> None:
+        """A seat's socket opened in this process: its table's owner hears of it."""
+        self.announcer.opened(game_id, seat)
+
+    def socket_closed(self, game_id: int, seat: int) -> None:
+        self.announcer.closed(game_id, seat)
+
+    async def _tell_presence(self, game_id: int, seats: list[int]) -> bool:
+        """Tell the table's owner which of its seats have a socket here; ``False`` when no
+        node plays the game any more."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.link(self.node, seats)
+            return True
+        answer = await self._forward(
+            game_id, {"op": "presence", "game": game_id, "node": self.node, "seats": seats}
+        )
+        return answer is None or answer.get("error") != "no_table"
+
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
@@ -336,6 +385,17 @@ class Club:
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
             return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+        if request.get("op") == "presence" and isinstance(request.get("seats"), list):
+            table.link(str(request.get("node")), request["seats"])
+            return {"ok": True}
+        if request.get("op") == "replace" and isinstance(seat, int):
+            reply = await table.vote(seat, request.get("target"))
+            return {
+                "ok": reply.ok,
+                "code": reply.code,
+                "message": reply.message,
+                "params": reply.params,
+            }
         return {"error": "bad_request"}
 
     # --- accounts ----------------------------------------------------------------------------

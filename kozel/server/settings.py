@@ -84,3 +84,7 @@ class Settings:
     bot_delay_ms: int = 900
     """How long after the previous move a computer player moves (thinking included), so that
     people can follow the game; 0 in tests where speed matters."""
+    presence_grace_seconds: float = 5.0
+    """How long a person's seat may have no open socket before the table shows it
+    disconnected (a page reload or a network blip reconnects sooner and shows nothing); the
+    others may then vote to let a computer player finish the game in that seat."""

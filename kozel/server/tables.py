@@ -7,6 +7,11 @@ every seat getting only its own :func:`~kozel.views.view_for`. Computer players 
 through the same queue. A table is rebuilt after a restart, or by the process that takes it
 over, by replaying its stored events.
 
+A table also knows which people's seats have a live socket (:mod:`kozel.server.presence`).
+When a person's seat is disconnected, the other people at the table may vote to let a
+computer player take it (:meth:`Table.vote`): once every other connected person agrees, a
+``replace`` event is stored (the game is unrated from then on) and the game goes on.
+
 A table runs in the one process that owns it, under that owner's fencing token
 (:mod:`kozel.server.cluster`). If storing an event shows that the token is no longer the
 table's (:class:`~kozel.server.writer.Fenced`), another process has taken the table over:
@@ -32,6 +37,7 @@ from kozel.core import IllegalMove, Move
 from kozel.game import GameMatch
 from kozel.games import get_game
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
+from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.writer import Fenced, Write, Writer
 
@@ -45,6 +51,8 @@ def seat_channel(game_id: int, seat: int | None) -> str:
 
 
 MOVED = "the table is moving to another server: send the move again in a moment"
+REPLACEMENT = "expert"
+"""The level of the computer player that takes a dropped seat."""
 
 
 @dataclass
@@ -63,6 +71,23 @@ class _MoveCommand:
     seat: int
     move: dict[str, Any]
     version: int
+    done: asyncio.Future[Reply]
+    person: bool = True
+    """Sent by a person's socket (a computer player's own moves are not)."""
+
+
+@dataclass
+class _Presence:
+    """Count again which seats are connected: a process's sockets changed, or a grace or an
+    announcement ran out."""
+
+
+@dataclass
+class _Vote:
+    """``voter`` agrees that a computer player takes ``seat``."""
+
+    voter: int
+    seat: int
     done: asyncio.Future[Reply]
 
 
@@ -125,7 +150,9 @@ class Table:
             for s, info in enumerate(self.seats)
             if "bot" in info
         }
-        self.queue: asyncio.Queue[_MoveCommand | _Timeout | _Deal | _Next | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[
+            _MoveCommand | _Timeout | _Deal | _Next | _Presence | _Vote | None
+        ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
@@ -137,6 +164,12 @@ class Table:
         """The people who have not pressed "next" yet while a finished round is shown."""
         self.next_at = 0.0
         """Wall-clock time of the next deal while a finished round is shown."""
+        self.presence = SeatPresence(len(self.seats))
+        """Which seats are connected, and the votes for a computer player (the club sets its
+        grace and its lease)."""
+        self.replacements: list[dict[str, Any]] = []
+        """The takeovers so far, as the record lists them (``replaced``)."""
+        self._presence_timer: asyncio.TimerHandle | None = None
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -151,6 +184,12 @@ class Table:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         if self.status != "playing":
             return
+        # nobody has announced a socket yet: the people get the grace from now, and a table
+        # rebuilt from its events (a restart, a takeover) also the time every process takes
+        # to announce its sockets to the new owner
+        allowance = self.presence.link_seconds if self.version else 0.0
+        self.presence.expect(self._people(), time.monotonic() + allowance)
+        self.queue.put_nowait(_Presence())
         if self._needs_deal():
             self.queue.put_nowait(_Deal())  # its state goes out once it is dealt
             return
@@ -165,6 +204,8 @@ class Table:
     async def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
         if self.task is not None:
             await self.queue.put(None)
             await self.task
@@ -196,6 +237,7 @@ class Table:
             "seats": [info.get("name") or f"bot:{info.get('bot')}" for info in self.seats],
             "seconds_per_move": self.seconds_per_move,
             "rated": self.rated,
+            **self._presence_fields(),
         }
         turn = self.match.to_move
         if self.status == "playing" and turn is not None:
@@ -243,16 +285,36 @@ class Table:
             for seat, view in zip(seats, views, strict=True)
         ]
 
+    def _presence_fields(self) -> dict[str, Any]:
+        """Who is connected, who was replaced by a computer player, and the votes going on."""
+        replaced = [info.get("replaced", {}).get("name") for info in self.seats]
+        return self.presence.fields(self._people(), replaced)
+
     # --- commands ---------------------------------------------------------------------------
+
+    def link(self, node: str, seats: list[int]) -> None:
+        """Process ``node`` has sockets of these seats (all of them: an announcement replaces
+        the last one of that process), for ``link_seconds`` unless it says so again."""
+        self.presence.link(node, seats, time.monotonic())
+        self.queue.put_nowait(_Presence())
+
+    async def vote(self, voter: int, seat: object) -> Reply:
+        """``voter`` agrees that a computer player takes ``seat``; wait for the verdict."""
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        target = seat if type(seat) is int else -1
+        await self.queue.put(_Vote(voter, target, done))
+        return await done
 
     def ready(self, seat: int) -> None:
         """``seat`` pressed "next" while a finished round is shown."""
         self.queue.put_nowait(_Next(seat))
 
-    async def submit(self, seat: int, move: dict[str, Any], version: int) -> Reply:
+    async def submit(
+        self, seat: int, move: dict[str, Any], version: int, person: bool = True
+    ) -> Reply:
         """Queue a move of ``seat`` made against ``version``; wait for the verdict."""
         done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        await self.queue.put(_MoveCommand(seat, move, version, done))
+        await self.queue.put(_MoveCommand(seat, move, version, done, person))
         return await done
 
     async def _run(self) -> None:
@@ -260,12 +322,19 @@ class Table:
             command = await self.queue.get()
             if command is None:
                 return
+            answered = command if isinstance(command, _MoveCommand | _Vote) else None
             if self.status == "lost":
-                if isinstance(command, _MoveCommand) and not command.done.done():
-                    command.done.set_result(Reply(False, "unavailable", MOVED))
+                if answered is not None and not answered.done.done():
+                    answered.done.set_result(Reply(False, "unavailable", MOVED))
                 continue
             try:
-                if isinstance(command, _Timeout):
+                if isinstance(command, _Presence):
+                    await self._presence()
+                elif isinstance(command, _Vote):
+                    reply = await self._vote(command)
+                    if not command.done.done():
+                        command.done.set_result(reply)
+                elif isinstance(command, _Timeout):
                     await self._timeout(command)
                 elif isinstance(command, _Deal):
                     if self._needs_deal():
@@ -279,12 +348,12 @@ class Table:
             except Fenced:
                 log.warning("table %s: another process owns it now; this copy stops", self.id)
                 self.lose()
-                if isinstance(command, _MoveCommand) and not command.done.done():
-                    command.done.set_result(Reply(False, "unavailable", MOVED))
+                if answered is not None and not answered.done.done():
+                    answered.done.set_result(Reply(False, "unavailable", MOVED))
             except Exception:  # a table outlives one failed command: nothing was applied
                 log.exception("table %s: %r failed", self.id, command)
-                if isinstance(command, _MoveCommand) and not command.done.done():
-                    command.done.set_result(
+                if answered is not None and not answered.done.done():
+                    answered.done.set_result(
                         Reply(False, "unavailable", "the move could not be stored: send it again")
                     )
                 elif self._needs_deal():
@@ -295,6 +364,8 @@ class Table:
         self.status = "lost"
         if self._timer is not None:
             self._timer.cancel()
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
         for task in list(self._thinking):
             task.cancel()
         if self.on_lost is not None:
@@ -308,6 +379,8 @@ class Table:
             return Reply(False, "over", "the game is over")
         if command.version != self.version:
             return Reply(False, "stale", f"you saw version {command.version}; it is {self.version}")
+        if command.person and "user" not in self.seats[command.seat]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
         turn = self.match.to_move
         if command.seat != turn:
             return Reply(False, "turn", f"it is seat {turn}'s turn, not seat {command.seat}'s")
@@ -411,7 +484,9 @@ class Table:
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """Apply a stored event (rebuilding a table after a restart)."""
-        if kind == "deal":
+        if kind == "replace":
+            self._replace(data)
+        elif kind == "deal":
             self.match.apply_deal(data)
         elif kind == "move":
             if data["seat"] != self.match.to_move:
@@ -427,7 +502,7 @@ class Table:
         (once: in the same transaction as the last event)."""
         result = after.result
         assert result is not None
-        labels = [info["name"] if "user" in info else f"bot:{info['bot']}" for info in self.seats]
+        labels = [_label(info) for info in self.seats]
         if self.rated:
             for seat, info in enumerate(self.seats):
                 if "user" not in info:
@@ -449,7 +524,7 @@ class Table:
             .where(Game.id == self.id)
             .values(
                 status=_status_after(after),
-                record=after.record(labels),
+                record=self._record(after, labels),
                 finished_at=now(),
             )
         )
@@ -486,13 +561,165 @@ class Table:
             log.exception("table %s: the bot at seat %s failed", self.id, seat)
             return
         await asyncio.sleep(max(0.0, self.bot_pace_ms / 1000 - (time.monotonic() - started)))
-        while (await self.submit(seat, self.match.write_move(move), version)).code == "unavailable":
+        move_dict = self.match.write_move(move)
+        while (await self.submit(seat, move_dict, version, person=False)).code == "unavailable":
             if time.time() > self.deadline:
                 return
             await asyncio.sleep(0.2)
 
     async def _publish(self) -> None:
         await self.pubsub.publish_many(self._messages())
+
+    def _record(self, after: GameMatch, labels: list[str]) -> dict[str, Any]:
+        """The game's record; with ``replaced`` when a computer player took a seat."""
+        record = after.record(labels)
+        if self.replacements:
+            record["replaced"] = list(self.replacements)
+        return record
+
+    # --- presence and the vote for a computer player ------------------------------------------
+
+    def _people(self) -> list[int]:
+        """The seats people play (not those computer players took)."""
+        return [s for s, info in enumerate(self.seats) if "user" in info]
+
+    def _recount(self) -> bool:
+        """Count the connected seats again (:meth:`SeatPresence.recount`) and set the timer
+        for the next count; ``True`` when anything changed."""
+        changed, wake = self.presence.recount(self._people(), time.monotonic())
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
+            self._presence_timer = None
+        if wake is not None and self.status == "playing":
+            delay = max(0.0, wake - time.monotonic()) + 0.01
+            loop = asyncio.get_running_loop()
+            self._presence_timer = loop.call_later(delay, self.queue.put_nowait, _Presence())
+        return changed
+
+    async def _presence(self) -> None:
+        if self.status != "playing":
+            return
+        changed = self._recount()
+        seat = self.presence.complete(self._people())
+        if seat is not None:  # a person who was waited for has gone
+            await self._take_over(seat)
+        elif changed:
+            await self._publish_presence()
+
+    async def _vote(self, command: _Vote) -> Reply:
+        seat, voter = command.seat, command.voter
+        if self.status != "playing":
+            return Reply(False, "over", "the game is over")
+        if "user" not in self.seats[voter]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
+        if not 0 <= seat < len(self.seats) or seat == voter or "user" not in self.seats[seat]:
+            return Reply(
+                False, "replace_seat", "only another person's seat can be given to the computer"
+            )
+        if self._recount():  # a grace ran out just now: the others hear of it too
+            await self._publish_presence()
+        if self.presence.connected[seat]:
+            return Reply(
+                False,
+                "replace_connected",
+                f"seat {seat} is connected: a computer may take only a disconnected seat",
+                params={"seat": seat},
+            )
+        if self.presence.agree(self._people(), voter, seat):
+            await self._take_over(seat)
+        else:
+            await self._publish_presence()
+        return Reply(True)
+
+    async def _publish_presence(self) -> None:
+        message = json.dumps(
+            {
+                "type": "presence",
+                "game": self.id,
+                "version": self.version,
+                **self._presence_fields(),
+            }
+        )
+        seats: list[int | None] = [*range(len(self.seats)), None]
+        try:
+            await self.pubsub.publish_many([(seat_channel(self.id, s), message) for s in seats])
+        except Exception:  # clients see it in their next state
+            log.exception("table %s: publishing presence failed", self.id)
+
+    async def _take_over(self, seat: int) -> None:
+        """Store the ``replace`` event (and the seat and the game's being unrated in the
+        ``games`` row, in the same transaction), then let the computer player move."""
+        info = self.seats[seat]
+        public = self.match.view_dicts([None])[0] if self.match.started else {}
+        data = {
+            "seat": seat,
+            "bot": REPLACEMENT,
+            "user": info["user"],
+            "player": info["name"],
+            "voters": sorted(self.presence.votes.get(seat, ())),
+            "round": public.get("round", 0),
+            "move": len(public.get("history", [])),
+        }
+        seats = list(self.seats)
+        seats[seat] = _replaced(data)
+        version = self.version + 1
+        event = {
+            "game_id": self.id,
+            "version": version,
+            "kind": "replace",
+            "data": data,
+            "at": now(),
+            "fence": self.fence,
+        }
+
+        async def store(connection: AsyncConnection) -> None:
+            await connection.execute(
+                update(Game).where(Game.id == self.id).values(seats=seats, rated=False)
+            )
+
+        await self.writer.write(Write(event, store))
+        self.version = version
+        self._replace(data)
+        if self._needs_deal():
+            if not self.waiting:  # the round waited for this seat alone
+                if self._timer is not None:
+                    self._timer.cancel()
+                self.queue.put_nowait(_Deal())
+        elif self.status == "playing" and self.match.to_move is not None:
+            # the clock goes on (the timer is armed again for the new version); the computer
+            # gets at least enough time to move
+            self._arm(max(self.deadline, time.time() + self.bot_pace_ms / 1000 + 2.0))
+        try:
+            await self._publish()
+        except Exception:  # the event is stored: clients catch up on their next sync
+            log.exception("table %s: publishing version %s failed", self.id, version)
+
+    def _replace(self, data: dict[str, Any]) -> None:
+        """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""
+        seat = data["seat"]
+        self.seats[seat] = _replaced(data)
+        self.rated = False
+        if seat not in self.bots:
+            self.bots[seat] = make_bot(data["bot"], _secure.getrandbits(48))
+        self.presence.forget(seat)
+        self.waiting.discard(seat)
+        entry = {k: data[k] for k in ("seat", "player", "round", "move")}
+        self.replacements.append({**entry, "by": f"bot:{data['bot']}"})
+
+
+def _replaced(data: dict[str, Any]) -> dict[str, Any]:
+    """The seat a computer player took, as ``games.seats`` keeps it."""
+    return {"bot": data["bot"], "replaced": {"user": data["user"], "name": data["player"]}}
+
+
+def _label(info: dict[str, Any]) -> str:
+    """A seat's label in the record: the person's name (also when a computer player took the
+    seat: the record's ``replaced`` says from when), or ``bot:LEVEL``."""
+    if "user" in info:
+        return str(info["name"])
+    if "replaced" in info:
+        return str(info["replaced"]["name"])
+    return f"bot:{info['bot']}"
 
 
 def _views_json(views: list[dict[str, Any]]) -> list[str]:

@@ -26,7 +26,7 @@ import pytest
 
 from kozel.games import get_game
 from kozel.server.club import Club
-from kozel.server.db import GameEvent
+from kozel.server.db import Game, GameEvent
 from kozel.server.pubsub import Subscription
 from kozel.server.settings import Settings
 from kozel.server.tables import load_events, seat_channel
@@ -109,8 +109,8 @@ def truth_by_version(events: list[GameEvent]) -> dict[int, Truth]:
             if move.get("draw"):
                 hands[seat].add(bazaar[drawn])
                 drawn += 1
-        else:
-            assert event.kind == "timeout", event.kind
+        else:  # a computer player taking a seat moves no tile
+            assert event.kind in ("timeout", "replace"), event.kind
         everything = [t for hand in hands for t in hand] + bazaar[drawn:] + sorted(table)
         assert sorted(everything) == sorted(ALL_TILES), f"version {event.version}: tiles lost"
         out[event.version] = Truth(
@@ -316,3 +316,82 @@ def test_the_check_catches_a_leak(seat: int | None) -> None:
         leaky = {**honest, "view": {**view, "history": [{"seat": 1, "draw": hidden}]}}
         with pytest.raises(AssertionError, match="hidden tiles"):
             check_channel(seat, [(0.0, json.dumps(leaky), leaky)], events, Tally())
+
+
+PRESENCE_KEYS = {"type", "game", "version", "connected", "replaced", "votes"}
+
+
+def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> None:
+    """A table of two people and a computer: seat 1 never comes, seat 0 lets a computer take
+    it and plays on. The presence messages name no tile and say only who is connected, who
+    was replaced and the votes; every state, before and after the takeover, passes the
+    channel check (the new computer sees only its own seat's tiles, on its own channel)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
+
+    async def play() -> tuple[dict[int | None, list[Received]], list[GameEvent]]:
+        settings = Settings(db_url=url, bot_delay_ms=0, presence_grace_seconds=0.05)
+        club = Club(settings)
+        await club.start()
+        try:
+            rules = get_game("goat")
+            options = rules.options_dict(rules.options({"players": 3, **SHORT}))
+            people = [{"user": 1, "name": "olga"}, {"user": 2, "name": "petr"}]
+            async with club.sessions() as session, session.begin():
+                row = Game(
+                    game="goat",
+                    options=options,
+                    seats=[*people, {"bot": "random"}],
+                    seconds_per_move=SECONDS_PER_MOVE,
+                    rated=False,
+                    status="playing",
+                    version=0,
+                    owner=club.node,
+                    fence=0,
+                )
+                session.add(row)
+            channels: list[int | None] = [0, 1, 2, None]
+            received: dict[int | None, list[Received]] = {seat: [] for seat in channels}
+            async with contextlib.AsyncExitStack() as stack:
+                subs = [
+                    await stack.enter_async_context(club.pubsub.subscribe(seat_channel(row.id, s)))
+                    for s in channels
+                ]
+                await club.open_table(row)
+                club.socket_opened(row.id, 0)
+
+                async def read(seat: int | None, sub: Subscription) -> None:
+                    voted = False
+                    async for text in sub:
+                        message = json.loads(text)
+                        received[seat].append((time.time(), text, message))
+                        if message["type"] == "presence" or message["status"] != "playing":
+                            if seat == 0 and message["connected"][1] is False and not voted:
+                                voted = True
+                                assert (await club.vote(row.id, 0, 1)).ok
+                            if message["type"] == "state":
+                                return
+                            continue
+                        view = message.get("view")
+                        if seat == 0 and view and view["turn"] == 0 and view["legal_moves"]:
+                            move = view["legal_moves"][0]
+                            await club.submit(row.id, 0, move, message["version"])
+
+                async with asyncio.timeout(GAME_TIMEOUT), asyncio.TaskGroup() as readers:
+                    for seat, sub in zip(channels, subs, strict=True):
+                        readers.create_task(read(seat, sub))
+            return received, await load_events(club.sessions, row.id)
+        finally:
+            await club.stop()
+
+    received, events = asyncio.run(play())
+    assert [e.kind for e in events].count("replace") == 1
+    tally = Tally()
+    for seat, messages in received.items():
+        states = [m for m in messages if m[2]["type"] == "state"]
+        for _, text, message in messages:
+            if message["type"] == "presence":
+                assert set(message) == PRESENCE_KEYS and not TILE.findall(text), message
+        last = states[-1][2]
+        assert last["seats"][1] == "bot:expert" and last["replaced"] == [None, "petr", None]
+        check_channel(seat, states, events, tally)
+    assert tally.messages > 0

@@ -96,6 +96,11 @@ def test_every_error_the_server_gives_is_worded_by_the_client() -> None:
     assert {"chat_watchers", "sign_in", "bad_json"} <= sent
     missing = sorted(f"error.{code}" for code in sent if f"error.{code}" not in known)
     assert not missing, f"socket errors the client cannot word: {missing}"
+    # a table's refusals (a move, a vote for a computer player) travel as Reply(ok, code, ...)
+    table = raised_codes("Reply")
+    assert {"stale", "turn", "replace_seat", "replace_connected", "replaced"} <= table
+    missing = sorted(f"error.{code}" for code in table if f"error.{code}" not in known)
+    assert not missing, f"table errors the client cannot word: {missing}"
     # the refusals the app builds itself
     for code in ("foreign_origin", "length_required", "body_too_big", "bad_request"):
         assert f"error.{code}" in known, code

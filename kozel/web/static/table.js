@@ -91,6 +91,14 @@ export class TablePage {
   }
 
   async receive(message) {
+    if (message.type === "presence") {
+      // who is connected, and the votes for a computer player (the position has not changed)
+      if (this.state && message.version === this.seen) {
+        Object.assign(this.state, { connected: message.connected, replaced: message.replaced, votes: message.votes });
+        this.render();
+      }
+      return;
+    }
     if (message.type === "next_round") {
       // who still has to press "next" (no new version: the position has not changed)
       if (this.state && message.version === this.seen) {
@@ -355,7 +363,7 @@ export class TablePage {
             { "data-players": state.seats.length },
             this.players(log),
             // the last round's end above the layout, which is drawn in the room left
-            h("div.board", {}, this.boardInfo(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
+            h("div.board", {}, this.boardInfo(), this.awayPanel(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
           ),
           this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
           this.log.box(view.round, this.lotLine()),
@@ -405,14 +413,18 @@ export class TablePage {
     // at a round's end every hand is turned face up
     const shown = state.shown && place !== "you" ? state.shown[seat] : null;
     const backs = place === "you" || shown ? [] : Array.from({ length: Math.min(count, MAX_BACKS) }, () => h("span.back"));
+    const away = this.away(seat);
+    const replaced = state.replaced && state.replaced[seat];
     return h(
       "li.player",
-      { "data-seat": seat, "data-place": place, class: [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : ""].join(" ") },
+      { "data-seat": seat, "data-place": place, class: [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : "", away ? "away" : ""].join(" ") },
       h(
         "div.who",
         {},
         h("span.name", { title: this.label(seat) }, shortName(label, this.id, seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
         isBot(label) ? h("span.level", {}, h("span.sep", {}, "· "), t(`level.${label.slice(4)}`)) : null,
+        replaced ? h("span.replaced.small.muted", {}, t("table.replaced", { name: replaced })) : null,
+        away ? h("span.away-mark", {}, h("span", { "aria-hidden": "true" }, "⚠ "), t("table.disconnected")) : null,
         teams ? h("span.team", { class: `team${seat % 2}` }, partner ? t("table.partner") : t("table.team", { n: (seat % 2) + 1 })) : null,
       ),
       h(
@@ -426,6 +438,51 @@ export class TablePage {
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
       ),
       last ? this.lastMove(last) : null,
+    );
+  }
+
+  /** True when a person's seat (not yours) has no live socket: the server says so once the
+   * grace is over (docs/protocol.md §6.8). */
+  away(seat) {
+    const { state } = this;
+    return Boolean(state.connected) && state.connected[seat] === false && seat !== this.you && state.status === "playing";
+  }
+
+  /** The players who have disconnected: a warning with the time left when one is to move,
+   * and for each the vote to let a computer player finish the game in the seat. */
+  awayPanel() {
+    const { state } = this;
+    const view = state.view;
+    const seats = state.seats.map((_, seat) => seat).filter((seat) => this.away(seat));
+    if (!seats.length) return null;
+    const person = this.you !== null && !isBot(state.seats[this.you]);
+    return h(
+      "section.away-panel",
+      { role: "status" },
+      seats.map((seat) => {
+        const name = this.label(seat);
+        const vote = (state.votes || []).find((v) => v.seat === seat);
+        const agreed = vote && vote.agreed.includes(this.you);
+        let action = null;
+        if (person && agreed) action = h("span.small.replace-waiting", {}, t("table.replace_agreed", { names: vote.waiting.map((s) => this.label(s)).join(", ") || "—" }));
+        else if (person) {
+          action = h(
+            "button.replace-vote",
+            { type: "button", "data-seat": seat, onclick: () => this.socket.send({ type: "replace", seat }) },
+            t("table.replace_vote", { name }),
+          );
+        }
+        return h(
+          "div.away-seat",
+          { "data-seat": seat },
+          // the seconds tick in the text (tick()); a screen reader hears the name once
+          view.turn === seat && state.clock
+            ? [h("strong.away-turn", { "data-name": name, "aria-hidden": "true" }, ""), h("span.sr", {}, t("table.away", { name }))]
+            : h("strong", {}, t("table.away", { name })),
+          action,
+          person ? h("span.small.muted", {}, t("table.replace_unrated")) : null,
+        );
+      }),
     );
   }
 
@@ -761,6 +818,7 @@ export class TablePage {
       el.textContent = text;
       el.classList.toggle("low", secs <= 10);
     }
+    for (const el of this.main.querySelectorAll(".away-turn")) el.textContent = t("table.away_turn", { name: el.dataset.name, n: secs });
   }
 }
 
