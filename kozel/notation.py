@@ -188,7 +188,7 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
         want(isinstance(raw["lot"], list), f"{where}: lot must be a list of tiles")
         lot = [read_tile(t, f"{where} lot") for t in raw["lot"]]
     try:
-        rnd = match.next_round(deal, redeals, lot)
+        rnd = match.next_round(deal, redeals, lot, _place_lot(match, raw))
     except ValueError as err:
         raise RecordError(f"{where}: {err}") from None
     moves = _field(raw, "moves", where)
@@ -254,6 +254,20 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
         if "written_off" in entry and "written_off" not in computed:
             _same(at, "written_off", entry["written_off"], None)
     _same(where, "eggs", raw.get("eggs"), result.eggs)
+
+
+def _place_lot(match: Match, raw: dict[str, Any]) -> list[int] | None:
+    """In a game that lists places, the lot for equal counts as the record's places give it
+    (their order is the lot); ``None`` when they are not a list of every seat once: the
+    places the rules give are then compared with them, and the difference reported."""
+    if not match.rules.places_by_lot:
+        return None
+    end = raw.get("end")
+    places = end.get("places") if isinstance(end, dict) else None
+    seats = list(range(match.opts.players))
+    if isinstance(places, list) and all(is_int(s) for s in places) and sorted(places) == seats:
+        return places
+    return None
 
 
 @dataclass(frozen=True)
