@@ -19,6 +19,8 @@ from kozel.match import Match, RoundResult
 from kozel.round import Deal
 
 FORMAT = "kozel-record/1"
+TOURNAMENT_FORMAT = "kozel-tournament/1"
+"""A micro-tournament's record (:mod:`kozel.tournament`): a file line may hold one."""
 
 
 RecordError = MoveError
@@ -280,7 +282,8 @@ class LineReport:
 
 
 def check_lines(lines: Iterable[str]) -> Iterator[LineReport]:
-    """Replay every non-blank line of a JSON Lines file."""
+    """Replay every non-blank line of a JSON Lines file (a ``kozel-tournament/1`` line is
+    checked as a whole tournament; its report counts games as rounds)."""
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -290,10 +293,15 @@ def check_lines(lines: Iterable[str]) -> Iterator[LineReport]:
             yield LineReport(number, f"not valid JSON: {err}")
             continue
         try:
-            match = replay(record)
+            if isinstance(record, dict) and record.get("format") == TOURNAMENT_FORMAT:
+                from kozel.tournament import replay_tournament
+
+                rounds = len(replay_tournament(record).games)
+            else:
+                rounds = len(replay(record).results)
         except RecordError as err:
             yield LineReport(number, str(err))
         except RecursionError:
             yield LineReport(number, "the record is nested too deeply")
         else:
-            yield LineReport(number, None, len(match.results))
+            yield LineReport(number, None, rounds)
