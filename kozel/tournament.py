@@ -239,25 +239,39 @@ class Tournament:
         result = match.result
         assert result is not None
         record = match.record([self.players[p] for p in seating])
-        end = record["rounds"][-1]["end"]
-        counts = tuple(record["rounds"][-1]["counts"])
-        index = len(self.games)
+        last = record["rounds"][-1]
         if result.timeout is not None:
-            player = seating[result.timeout]
-            self.eliminated_after[player] = index
-            self.timed_out[player] = True
-            game = PlayedGame(tuple(seating), counts, (0,) * SEATS, (), player)
+            self.add_result(seating, last["counts"], [], seating[result.timeout])
         else:
-            added = tuple(result.scores)
-            places = tuple(seating[s] for s in end["places"])
+            self.add_result(seating, last["counts"], [seating[s] for s in last["end"]["places"]])
+        self.records.append(record)
+
+    def add_result(
+        self,
+        seating: Sequence[int],
+        counts: Sequence[int],
+        places: Sequence[int],
+        timed_out: int = -1,
+    ) -> None:
+        """Take a game's outcome: the players ``seating`` (seat order), their ``counts``,
+        the ``places`` (players, the winner first), or the player who ``timed_out`` (then
+        the game adds nothing, and he is eliminated at once)."""
+        index = len(self.games)
+        if timed_out >= 0:
+            self.eliminated_after[timed_out] = index
+            self.timed_out[timed_out] = True
+            added = (0,) * SEATS
+        else:
+            winner = places[0]
+            added = tuple(0 if p == winner else c for p, c in zip(seating, counts, strict=True))
             for p, points in zip(seating, added, strict=True):
                 self.scores[p] += points
             for p in seating:
                 if self.scores[p] >= self.limit:
                     self.eliminated_after[p] = index
-            game = PlayedGame(tuple(seating), counts, added, places)
-        self.games.append(game)
-        self.records.append(record)
+        self.games.append(
+            PlayedGame(tuple(seating), tuple(counts), added, tuple(places), timed_out)
+        )
         self.history.append(list(self.scores))
         self._seating = None
 
