@@ -28,6 +28,7 @@ def game_info(rules: Ruleset) -> dict[str, Any]:
         "sheet": rules.sheet_kind,
         "closing": rules.closing,
         "multi_doubles": rules.multi_doubles,
+        "never_rated": bool(rules.unrated_reason),
         "options": [
             {
                 "name": s.name,

@@ -46,6 +46,7 @@ export function endText(end, seats) {
   const who = seats[end.seat];
   if (end.kind === "out") return t("round.out", { name: who });
   if (end.kind === "fish") return t("round.fish", { name: who });
+  if (end.kind === "sortir") return t("round.sortir", { name: who });
   if (end.kind === "timeout") return t("round.timeout", { name: who });
   return end.kind;
 }
