@@ -199,10 +199,10 @@ class Round:
 
     __slots__ = (
         "_arms",
-        "_circle_left",
         "_dead",
         "_line",
         "_no_fit_at",
+        "circle_left",
         "deal",
         "draw_when_able",
         "drawable",
@@ -278,7 +278,8 @@ class Round:
         self.first_out = -1
         """With the rules' ``out_plays_circle``: the first seat that emptied its hand while
         the circle is played out, else -1."""
-        self._circle_left = 0
+        self.circle_left = 0
+        """After the first out: the moves of the circle still to make."""
         self.place_lot = place_lot
         """Games that list places: every seat once, the order equal counts place in."""
         self.first_tile: Tile = -1
@@ -462,7 +463,7 @@ class Round:
             if self.first_out >= 0:
                 self._play_out_circle(seat)
             elif self.passes == self.rules.pass_limit:
-                self.end = RoundEnd("sortir", self._last_layer())
+                self.end = RoundEnd("sortir", self.last_layer())
             else:
                 self.turn = (seat + 1) % self.players
         elif kind is Draw:
@@ -532,20 +533,20 @@ class Round:
         the first one's out."""
         if self.first_out < 0:
             self.first_out = seat
-            self._circle_left = (self.leader - 1 - seat) % self.players
+            self.circle_left = (self.leader - 1 - seat) % self.players
         else:
-            self._circle_left -= 1
-        if self._circle_left == 0:
+            self.circle_left -= 1
+        if self.circle_left == 0:
             self.end = RoundEnd("out", self.first_out)
         else:
             self.turn = (seat + 1) % self.players
 
-    def _last_layer(self) -> int:
-        """The seat that laid the last tile (the lead is never a pass, so there is one)."""
+    def last_layer(self) -> int:
+        """The seat that laid the last tile, or -1 before the first."""
         for seat, move, _ in reversed(self.history):
             if type(move) is Play or type(move) is PlayDoubles:
                 return seat
-        raise AssertionError("a round without a lay has no last tile")
+        return -1
 
     def places(self) -> list[int]:
         """The seats by place at the round's end: the winner (the end's seat) first, then by

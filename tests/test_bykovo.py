@@ -405,3 +405,48 @@ def test_no_void_is_inferred_from_a_bykovo_pass() -> None:
     assert sampler.voids == [0, 0, 0, 0]
     for decision in past_decisions(view):
         assert decision[6] == (0, 0, 0, 0)
+
+
+# --- the playout kernel ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hands", "script"),
+    [
+        (TWO_OUT_HANDS, TWO_OUT_SCRIPT),  # the last circle to play
+        (BLOCKED_HANDS, BLOCKED_SCRIPT),  # the last circle over a line about to block
+        (BLOCKED_HANDS, "1:0-0 " + "2:knock 3:knock 0:knock 1:knock " * 2 + "2:knock 3:knock"),
+        (FISH_HANDS, " ".join(FISH_SCRIPT.split()[:-1])),  # a fish to lay, or a pass
+    ],
+)
+def test_the_kernel_plays_bykovo_as_the_engine(
+    hands: tuple[str, str, str, str], script: str
+) -> None:
+    """From positions with the circle, the sortir and the fish at hand, the kernel's random
+    playouts agree with the engine move by move, end by end and cost by cost."""
+    from tests.test_kernel import compare_from
+
+    ends = set()
+    for seed in range(40):
+        match = bykovo(hands)
+        run(match, script)
+        compare_from(match, seed)
+        assert match.round.end is not None
+        ends.add(match.round.end.kind)
+    assert ends
+
+
+def test_the_expert_searches_bykovo_with_the_kernel() -> None:
+    """The expert's playouts know the circle: with the circle left to play, it still ranks
+    every legal move, the pass included."""
+    from kozel.bots import Budget, ExpertBot
+    from kozel.bots.kernel import circle_of, supports
+
+    assert supports(BYKOVO)
+    match = bykovo(TWO_OUT_HANDS)
+    run(match, TWO_OUT_SCRIPT)
+    view = match.view(3)
+    assert circle_of(view.history, view.leader, view.hand_sizes) == (2, 0, 2, 3, 2)
+    ranked = ExpertBot(1, Budget(worlds=8, playouts=8)).analyse(view)
+    assert {str(m) for m, _ in ranked} == {str(m) for m in view.legal_moves}
+    assert KNOCK in [m for m, _ in ranked]
