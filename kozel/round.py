@@ -449,9 +449,7 @@ class Round:
                 raise IllegalMove(
                     f"the lead is never a pass: seat {seat} leads {lead}", "must_lead", tile=lead
                 )
-            if self.rules.knock_any_time:
-                pass
-            elif self._no_fit_at != len(self.history):
+            if not self.rules.knock_any_time and self._no_fit_at != len(self.history):
                 self._check_no_fit("knock")
             if self.may_draw():
                 raise IllegalMove(
