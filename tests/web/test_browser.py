@@ -829,11 +829,14 @@ def test_a_lone_bykovo_game_against_the_computer(contexts: Contexts) -> None:
         view = page.evaluate("kozel.page.state.view")
         if view["layout"]["first"] is None or not view["legal_moves"]:
             return
+        if page.locator("button.arm").count():  # a tile picked, its direction asked
+            return
         expect(page.locator("button.knock")).to_be_visible()
         turns += 1
 
     play_to_end([page], on_turn=offered_the_pass)
     assert turns > 0
+    expect(page.locator(".game-over")).to_contain_text(en["notice.places"].split(":")[0])
     record = record_of(page, number)
     assert record["game"] == "bykovo" and len(record["rounds"]) == 1
     assert record["result"]["rating"] == [0, 0, 0, 0]

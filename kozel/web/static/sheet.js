@@ -62,6 +62,8 @@ export function decidedText(round, seats) {
 
 /** Who won a race's hand and what it was credited, in words. */
 export function creditText(round, units, options) {
+  // a game that places its players (Bykovo) says the places, not a credit
+  if (round.places) return t("notice.places", { places: round.places.map((s) => units[s]).join(", ") });
   const credited = round.sheet.map((e) => e.credited);
   if (round.sheet.some((e) => e.written_off)) {
     const u = credited.findIndex((c) => c > 0);
