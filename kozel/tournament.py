@@ -130,7 +130,7 @@ class Tournament:
         return len(self.still_in) < SEATS
 
     def sat_out_last(self) -> list[int]:
-        """The players still in who did not play the last game (all of them before game 1)."""
+        """The players still in who did not play the last game (none before game 1)."""
         if not self.games:
             return []
         played = set(self.games[-1].players)
