@@ -133,7 +133,9 @@ class Deal:
 
     def needs_redeal(self, suits: bool = True) -> bool:
         """True when some hand must be thrown in (:func:`needs_redeal`)."""
-        return any(needs_redeal(mask, suits) for mask in self.masks)
+        if suits:
+            return any(map(needs_redeal, self.masks))
+        return any(needs_redeal(mask, False) for mask in self.masks)
 
 
 def deal_tiles(
@@ -214,6 +216,7 @@ class Round:
         "history",
         "hundred",
         "hundred_ok",
+        "knock_any",
         "last_tile",
         "layout",
         "lead_mask",
@@ -221,7 +224,6 @@ class Round:
         "multi_doubles",
         "one_draw",
         "opts",
-        "passes",
         "place_lot",
         "players",
         "rules",
@@ -258,6 +260,8 @@ class Round:
         """Several doubles may be laid in one turn."""
         self.draw_when_able = rules.may_draw_when_able(opts)
         """A draw is legal although a tile fits (Threes and Fives' ``draw_when_able``)."""
+        self.knock_any = rules.knock_any_time
+        """A knock is legal on any turn after the lead (Bykovo)."""
         self.one_draw = rules.one_draw_a_turn
         """A player who cannot play draws one tile at most, then lays it or knocks (Bergen)."""
         self._line = not (self.spinner_rule or self.multi_doubles or rules.closing)
@@ -273,8 +277,6 @@ class Round:
         self.hundred = -1
         """The seat that declared the hundred this round, or -1."""
         self.end: RoundEnd | None = None
-        self.passes = 0
-        """Consecutive knocks just made (a lay sets it back to 0)."""
         self.first_out = -1
         """With the rules' ``out_plays_circle``: the first seat that emptied its hand while
         the circle is played out, else -1."""
@@ -348,7 +350,7 @@ class Round:
         if moves:
             if self.draw_when_able and self.drawn < self.drawable:
                 moves.append(DRAW)
-            if self.rules.knock_any_time:
+            if self.knock_any:
                 moves.append(KNOCK)
             return moves
         # Remember that nothing fits in this position (the history grows with every move), so
@@ -428,11 +430,13 @@ class Round:
                     ends[2] = ends[3] = shown
                 self.last_tile = t
                 self.history.append((seat, move, -1))
-                self.passes = 0
-                if self.first_out >= 0 or (not hand and self.rules.out_plays_circle):
+                if not hand:
+                    if self.rules.out_plays_circle:
+                        self._play_out_circle(seat)
+                    else:
+                        self.end = RoundEnd("out", seat)
+                elif self.first_out >= 0:
                     self._play_out_circle(seat)
-                elif not hand:
-                    self.end = RoundEnd("out", seat)
                 elif not SUIT_MASK[shown] & ~(table | self._dead) and self.blocked():
                     self.end = RoundEnd("fish", seat)
                 else:
@@ -457,10 +461,9 @@ class Round:
                     "must_draw",
                 )
             self.history.append((seat, move, -1))
-            self.passes += 1
             if self.first_out >= 0:
                 self._play_out_circle(seat)
-            elif self.passes == self.rules.pass_limit:
+            elif self.rules.pass_limit and self.passes == self.rules.pass_limit:
                 self.end = RoundEnd("sortir", self.last_layer())
             else:
                 self.turn = (seat + 1) % self.players
@@ -514,7 +517,6 @@ class Round:
     def _after_lay(self, move: Move) -> None:
         seat = self.turn
         self.history.append((seat, move, -1))
-        self.passes = 0
         if self.first_out >= 0 or (not self.hands[seat] and self.rules.out_plays_circle):
             self._play_out_circle(seat)
         elif not self.hands[seat]:
@@ -538,6 +540,17 @@ class Round:
             self.end = RoundEnd("out", self.first_out)
         else:
             self.turn = (seat + 1) % self.players
+
+    @property
+    def passes(self) -> int:
+        """The knocks just made in a row (a lay ends the series): counted back from the end of
+        the history, so that a lay, the engine's hot path, costs nothing more."""
+        count = 0
+        for _, move, _ in reversed(self.history):
+            if type(move) is not Knock:
+                break
+            count += 1
+        return count
 
     def last_layer(self) -> int:
         """The seat that laid the last tile, or -1 before the first."""
