@@ -63,7 +63,7 @@ static inline uint64_t next_random(uint64_t *s) {
 /* --- the round ------------------------------------------------------------------------- */
 
 enum { PLAY = 0, DOUBLES_MOVE = 1, DRAW = 2, KNOCK = 3, HUNDRED = 4 };
-enum { END_NONE = 0, END_OUT = 1, END_FISH = 2 };
+enum { END_NONE = 0, END_OUT = 1, END_FISH = 2, END_SORTIR = 3 };
 
 typedef struct {
     uint8_t kind, n;
@@ -101,6 +101,11 @@ typedef struct {
     int during[4];
     /* Bergen draws one tile a turn; Threes and Fives may draw although a tile fits */
     int one_draw, draw_when_able;
+    /* Bykovo (kozel.round.Round): a knock is legal on any turn after the lead and proves
+     * nothing; after the first out the circle is played out up to the seat before the leader
+     * (first_out, circle_left: the moves still to make); ``pass_limit`` consecutive knocks end
+     * the round as a sortir won by the last seat to lay */
+    int knock_any, out_circle, pass_limit, leader, passes, first_out, circle_left, last_layer;
 } State;
 
 enum { POINTS_NONE = 0, POINTS_FIVES, POINTS_TELEPHONE, POINTS_THREES, POINTS_THREES_FIVES,
@@ -210,10 +215,17 @@ static int generate(const State *s, Move *out) {
         out[0].kind = may_draw ? DRAW : KNOCK;
         out[0].n = 0;
         n = 1;
-    } else if (s->draw_when_able && s->drawn < s->drawable) {
-        out[n].kind = DRAW;
-        out[n].n = 0;
-        n++;
+    } else {
+        if (s->draw_when_able && s->drawn < s->drawable) {
+            out[n].kind = DRAW;
+            out[n].n = 0;
+            n++;
+        }
+        if (s->knock_any) { /* Bykovo: a pass is legal on any turn */
+            out[n].kind = KNOCK;
+            out[n].n = 0;
+            n++;
+        }
     }
     return n;
 }
@@ -381,6 +393,26 @@ static inline uint32_t open_values(const State *s) {
     return values;
 }
 
+/* After ``seat``'s move once a hand has emptied in a game whose out plays the circle out (or
+ * as the first hand empties): the seats after the first out up to the one before the leader
+ * move once each, then the round ends as his out (kozel.round.Round._play_out_circle). */
+static void circle_step(State *s, int seat) {
+    int p = s->players;
+    if (s->first_out < 0) {
+        s->first_out = seat;
+        s->circle_left = ((s->leader - 1 - seat) % p + p) % p;
+    } else {
+        s->circle_left--;
+    }
+    if (s->circle_left == 0) {
+        s->end_kind = END_OUT;
+        s->end_seat = s->first_out;
+    } else {
+        s->drew = 0;
+        s->turn = (seat + 1) % p;
+    }
+}
+
 static void apply(State *s, const Move *mv) {
     int seat = s->turn;
     switch (mv->kind) {
@@ -399,9 +431,17 @@ static void apply(State *s, const Move *mv) {
         s->hands[seat] |= 1u << s->bazaar[s->drawn++];
         return;
     case KNOCK:
-        s->lacks[seat] |= open_values(s);
+        if (!s->knock_any) s->lacks[seat] |= open_values(s); /* a Bykovo pass proves nothing */
         s->drew = 0;
-        s->turn = (seat + 1) % s->players;
+        s->passes++;
+        if (s->first_out >= 0) {
+            circle_step(s, seat);
+        } else if (s->passes == s->pass_limit) {
+            s->end_kind = END_SORTIR;
+            s->end_seat = s->last_layer;
+        } else {
+            s->turn = (seat + 1) % s->players;
+        }
         return;
     default:
         if (mv->kind == HUNDRED) s->hundred_seat = seat;
@@ -416,7 +456,11 @@ static void apply(State *s, const Move *mv) {
             ends_of(s, &e);
             s->during[seat] += lay_points(&e, s->points_mode, s->arms_count, lead);
         }
-        if (!s->hands[seat]) {
+        s->passes = 0;
+        s->last_layer = seat;
+        if (s->first_out >= 0 || (!s->hands[seat] && s->out_circle)) {
+            circle_step(s, seat);
+        } else if (!s->hands[seat]) {
             s->end_kind = END_OUT;
             s->end_seat = seat;
         } else if (blocked(s)) {
@@ -436,7 +480,7 @@ static void apply(State *s, const Move *mv) {
  * 1) credit the hand's winner (kozel.scoring.race, kozel.scoring.sea_goat) and the cost is
  * minus the change of the unit's score. Becoming the Goat costs ``loss_penalty`` more;
  * winning a race gains it. */
-enum { SHEET_GOAT = 0, SHEET_RACE = 1 };
+enum { SHEET_GOAT = 0, SHEET_RACE = 1, SHEET_PLACES = 2 };
 enum { COUNT_GOAT = 0, COUNT_PLAIN = 1, COUNT_CLASSIC = 2, COUNT_SEA_GOAT = 3 };
 
 typedef struct {
@@ -698,7 +742,10 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
 static void round_cost(const State *s, const Scoring *sc, double *cost) {
     int counts[4] = {0, 0, 0, 0};
     for (int seat = 0; seat < s->players; seat++) counts[seat] = hand_count(s->hands[seat], sc);
-    if (sc->kind == SHEET_RACE)
+    if (sc->kind == SHEET_PLACES) /* Bykovo: each seat's count is its cost, the winner's 0 */
+        for (int seat = 0; seat < s->players; seat++)
+            cost[seat] = seat == s->end_seat ? 0.0 : (double)counts[seat];
+    else if (sc->kind == SHEET_RACE)
         race_cost(s, sc, counts, cost);
     else
         goat_cost(s, sc, counts, cost);
@@ -763,6 +810,7 @@ static inline int pips_of(uint32_t m) {
 static int greedy_score(const State *s, const Model *md, const Move *mv) {
     int seat = s->turn;
     if (mv->kind == DRAW) return -GREEDY_OUT_SCORING; /* offered beside plays: drawing when able */
+    if (mv->kind == KNOCK) return -GREEDY_OUT_SCORING; /* offered beside plays: Bykovo's pass */
     int points = s->points_mode ? GREEDY_POINT * move_points(s, mv) : 0;
     int ends[MAX_ARMS + 4], n_ends = 0, index[MAX_ARMS];
     for (int k = 0; k < MAX_ARMS; k++) {
@@ -879,7 +927,8 @@ static int read_ints(PyObject *seq, int *out, int max, const char *what) {
 /* state tuple: (players, spinner_rule, closing, multi, hands, bazaar, drawn, dead,
  *               lead_mask, ends, closed, spinner, first, table, turn, first_tile, last_tile,
  *               hundred_ok, hundred_seat, points_mode, arms_count, one_draw, draw_when_able,
- *               drew, tips, spinner_line) */
+ *               drew, tips, spinner_line, knock_any, out_circle, pass_limit, leader, passes,
+ *               first_out, circle_left, last_layer) */
 static int read_state(PyObject *t, State *s) {
     int hands[4], bazaar[TILES], ends[4], closed[4], tips[4] = {-1, -1, -1, -1};
     PyObject *ph, *pb, *pe, *pc, *pt = NULL;
@@ -888,13 +937,18 @@ static int read_state(PyObject *t, State *s) {
     s->hundred_seat = -1;
     s->points_mode = s->arms_count = s->one_draw = s->draw_when_able = s->drew = 0;
     s->spinner_line = 0;
-    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|iiiiiiiOi", &s->players, &s->spinner_rule,
-                          &s->closing, &s->multi, &ph, &pb, &s->drawn, &dead, &lead_mask, &pe,
-                          &pc, &s->spinner, &s->first, &table, &s->turn, &s->first_tile,
-                          &s->last_tile, &s->hundred_ok, &s->hundred_seat, &s->points_mode,
-                          &s->arms_count, &s->one_draw, &s->draw_when_able, &s->drew, &pt,
-                          &s->spinner_line))
+    s->knock_any = s->out_circle = s->pass_limit = s->passes = s->circle_left = 0;
+    s->leader = s->first_out = s->last_layer = -1;
+    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|iiiiiiiOiiiiiiiii", &s->players,
+                          &s->spinner_rule, &s->closing, &s->multi, &ph, &pb, &s->drawn, &dead,
+                          &lead_mask, &pe, &pc, &s->spinner, &s->first, &table, &s->turn,
+                          &s->first_tile, &s->last_tile, &s->hundred_ok, &s->hundred_seat,
+                          &s->points_mode, &s->arms_count, &s->one_draw, &s->draw_when_able,
+                          &s->drew, &pt, &s->spinner_line, &s->knock_any, &s->out_circle,
+                          &s->pass_limit, &s->leader, &s->passes, &s->first_out,
+                          &s->circle_left, &s->last_layer))
         return -1;
+    if (s->leader < 0) s->leader = s->turn;
     if (s->points_mode < 0 || s->points_mode >= POINTS_MODES) {
         PyErr_SetString(PyExc_ValueError, "the kernel does not know how this game's lays score");
         return -1;
@@ -910,6 +964,12 @@ static int read_state(PyObject *t, State *s) {
     }
     if (s->players < 2 || s->players > 4) {
         PyErr_SetString(PyExc_ValueError, "players must be 2..4");
+        return -1;
+    }
+    if (s->leader >= s->players || s->first_out < -1 || s->first_out >= s->players ||
+        s->last_layer < -1 || s->last_layer >= s->players || s->passes < 0 ||
+        s->circle_left < 0) {
+        PyErr_SetString(PyExc_ValueError, "leader, first_out, last_layer or passes out of range");
         return -1;
     }
     if (read_ints(ph, hands, 4, "hands") != s->players) {
@@ -987,7 +1047,7 @@ static int read_scoring(PyObject *t, Scoring *sc) {
                           &sc->loss_limit, &sc->eggs, &pa, &po, &pr, &sc->loss_penalty,
                           &sc->credit_mode, &sc->bonus_divisor))
         return -1;
-    if (sc->kind < SHEET_GOAT || sc->kind > SHEET_RACE || sc->count_mode < COUNT_GOAT ||
+    if (sc->kind < SHEET_GOAT || sc->kind > SHEET_PLACES || sc->count_mode < COUNT_GOAT ||
         sc->count_mode > COUNT_SEA_GOAT || sc->fish_mode < 0 || sc->fish_mode > 2 ||
         sc->credit_mode < 0 || sc->credit_mode >= CREDIT_MODES || sc->bonus_divisor < 1 ||
         (sc->credit_mode != CREDIT_PLAIN && sc->kind != SHEET_RACE)) {
@@ -1098,7 +1158,7 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
 PyDoc_STRVAR(trace_doc,
              "trace(state, seed, scoring=None) -> (moves, end_kind, end_seat, hands, costs)\n\n"
              "Play one round out choosing uniformly with splitmix64 (index = next %% n) and "
-             "return every move as (seat, legal moves, move, points it scored), how it ended (1 out, 2 fish), the hands left and, given a "
+             "return every move as (seat, legal moves, move, points it scored), how it ended (1 out, 2 fish, 3 sortir), the hands left and, given a "
              "scoring tuple, the round's cost to each scoring unit (else an empty list).");
 
 static PyObject *trace(PyObject *self, PyObject *args) {

@@ -29,6 +29,14 @@ StateTuple = tuple[
     int,
     tuple[int, ...],
     int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
 ]
 ScoringTuple = tuple[
     int,

@@ -7,8 +7,16 @@ import time
 
 from kozel.core import DOUBLES_MASK, TILE_COUNT
 from kozel.games import GOAT
+from kozel.options import Options
 from kozel.round import Round, deal_tiles
 from kozel.rules import Ruleset
+
+
+def options_for(rules: Ruleset, players: int) -> Options:
+    """The game's default options with ``players`` players, where the game offers a choice
+    (Bykovo is always four)."""
+    offered = any(spec.name == "players" for spec in rules.option_specs)
+    return rules.options({"players": players} if offered else {})
 
 
 def engine_rounds_per_second(
@@ -16,7 +24,7 @@ def engine_rounds_per_second(
 ) -> float:
     """Deal, then play uniformly random legal moves with ``legal_moves()`` and ``push()``
     until the round ends and its counts are taken; rounds completed per second."""
-    opts = rules.options({"players": players})
+    opts = options_for(rules, players)
     hand_size = rules.hand_size(opts)
     rng = random.Random(seed)
     pick = rng.random
@@ -25,7 +33,7 @@ def engine_rounds_per_second(
     deadline = start + seconds
     while True:
         for _ in range(100):
-            deal, _redeals = deal_tiles(rng, players, hand_size, rules.redeal)
+            deal, _redeals = deal_tiles(rng, players, hand_size, rules.redeal, rules.redeal_on_suit)
             if rules.uses_lot(opts):  # the lot's winner leads any tile
                 leader = rules.lot_winner(rng.sample(range(TILE_COUNT), players))
                 lead_mask = deal.masks[leader]
@@ -53,7 +61,7 @@ def playout_rounds_per_second(
     from kozel.bots.kernel import _kernel, pack_round
     from kozel.match import Match
 
-    opts = rules.options({"players": players})
+    opts = options_for(rules, players)
     dealt = players * rules.hand_size(opts)
     left = TILE_COUNT - dealt
     reserve = min(opts.reserve_size(), left) if rules.draws else left

@@ -164,6 +164,94 @@ def simulate(
 
 
 @app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="The game: bykovo (its micro-tournament).")],
+    bots: Annotated[
+        str,
+        typer.Option(help="Comma-separated bot levels, one per player (4 to 7 players)."),
+    ] = "expert,greedy,greedy,random,random",
+    seed: Annotated[int | None, typer.Option(help="Seed: same seed, same tournament.")] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Write the kozel-tournament/1 record here (one line).")
+    ] = None,
+) -> None:
+    """Play a micro-tournament between computer players, with live standings."""
+    from rich.live import Live
+
+    from kozel.bots import make_bot
+    from kozel.tournament import Tournament, play_tournament
+
+    if game != "bykovo":
+        raise fail(f"only bykovo has a micro-tournament, not {game!r}")
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if not 4 <= len(levels) <= 7:
+        raise fail(f"a micro-tournament has 4 to 7 players; --bots lists {len(levels)}")
+    try:
+        players = [
+            make_bot(level, None if seed is None else seed * 10 + i)
+            for i, level in enumerate(levels)
+        ]
+    except InvalidOption as e:
+        raise fail(str(e)) from None
+    names = [f"{i + 1}:{level}" for i, level in enumerate(levels)]
+    start = time.perf_counter()
+    with Live(standings_table(Tournament(names, seed)), console=out, auto_refresh=False) as live:
+
+        def on_game(t: Tournament) -> None:
+            live.update(standings_table(t), refresh=True)
+
+        played = play_tournament(names, players, seed, on_game)
+    seconds = time.perf_counter() - start
+    out.line()
+    standings = sorted(played.standings(), key=lambda s: s.place)
+    podium = ", ".join(f"{s.place}. {s.player}" for s in standings[:3])
+    out.print(f"{len(played.games)} games in {seconds:.1f} s; {podium}")
+    if record is not None:
+        try:
+            record.write_text(dumps(played.record()) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise fail(f"cannot write {record}: {e.strerror or e}") from None
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+def standings_table(t: object) -> Table:
+    """The live standings of a tournament: score, limit, games played, who sat out, who is
+    eliminated, and the places once it is over."""
+    from kozel.tournament import Tournament
+
+    assert isinstance(t, Tournament)
+    done = len(t.games)
+    title = f"Bykovo micro-tournament: {len(t.players)} players to {t.limit}, game {done}"
+    table = Table(title=title + (" (over)" if t.over else ""), title_justify="left")
+    for column in ("player", "score", "games", "last game", "status"):
+        table.add_column(column, justify="right" if column in ("score", "games") else "left")
+    standings = t.standings()
+    last = t.games[-1] if t.games else None
+    for p, name in enumerate(t.players):
+        games = sum(1 for g in t.games if p in g.players)
+        if last is None:
+            what = ""
+        elif p not in last.players:
+            what = "sat out"
+        elif last.timed_out == p:
+            what = "timed out"
+        elif last.places:
+            place = last.places.index(p) + 1
+            count = last.counts[last.players.index(p)]
+            what = f"{ORDINALS[place - 1]} ({count} pips)"
+        else:
+            what = "interrupted"
+        after = t.eliminated_after[p]
+        status = "in" if after is None else f"out after game {after + 1}"
+        if t.over:
+            status = f"place {standings[p].place}" + ("" if after is None else f", {status}")
+        table.add_row(name, str(t.scores[p]), str(games), what, status)
+    return table
+
+
+@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A JSON Lines file of kozel-record/1 records.")],
 ) -> None:
@@ -282,9 +370,9 @@ def bench(
     ] = 2,
 ) -> None:
     """Measure the engine, the playout kernel and the expert's thinking time (one core), in
-    4-player Goat and in every game. The kernel's All Fives rate is also given as a ratio to
-    its Goat rate, measured in turns side by side (this machine's speed drifts with its load);
-    the target is 0.5 or more."""
+    4-player Goat and in every game (the kernel in every game it plays). The kernel's All
+    Fives rate is also given as a ratio to its Goat rate, measured in turns side by side (this
+    machine's speed drifts with its load); the target is 0.5 or more."""
     from statistics import median
 
     from kozel.benchmark import (
@@ -292,6 +380,7 @@ def bench(
         expert_decision_ms,
         playout_rounds_per_second,
     )
+    from kozel.bots.kernel import supports
 
     engine = engine_rounds_per_second(seconds)
     by_game = {
@@ -303,6 +392,7 @@ def bench(
     kernel_by_game = {
         rules.id: round(playout_rounds_per_second(per_game, rules=rules))
         for rules in GAMES.values()
+        if supports(rules)
     }
     turns = []
     for turn in range(3):

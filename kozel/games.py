@@ -14,6 +14,7 @@ from kozel.game import Game
 from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
 from kozel.rules import NON_DOUBLES, Ruleset, by_pips_ascending, by_pips_descending
 from kozel.scoring.bergen import BergenOptions, BergenScoring, block_winner
+from kozel.scoring.bykovo import BykovoOptions, BykovoScoring
 from kozel.scoring.end_count import (
     HAND_SIZES,
     AllFivesScoring,
@@ -497,6 +498,32 @@ BERGEN = _race(
     fish_winner=block_winner,
 )
 
+# --- Bykovo: one deal of tactical passes, played in micro-tournaments -------------------------
+
+BYKOVO_PASS_LIMIT = 12
+"""Consecutive passes that end a Bykovo game as a sortir: three full circles of four."""
+
+BYKOVO = Ruleset(
+    id="bykovo",
+    title="Bykovo («Быково»)",
+    summary="One deal for four: 0-0 leads, anyone may pass on any turn; the first to empty "
+    "his hand wins and the circle is played out; places by the pips left. Rated only as a "
+    "micro-tournament of 4-7 players.",
+    option_specs=(),
+    options_type=BykovoOptions,
+    scoring=BykovoScoring,
+    sheet_kind="race",
+    fixed={"players": 4, "teams": False},
+    first_lead_order=(DOUBLE_OF[0],),
+    draws=False,
+    redeal_on_suit=False,
+    knock_any_time=True,
+    out_plays_circle=True,
+    pass_limit=BYKOVO_PASS_LIMIT,
+    places_by_lot=True,
+    unrated_reason="a lone Bykovo game is never rated: Bykovo is rated only as a micro-tournament",
+)
+
 GAMES: dict[str, Ruleset] = {
     r.id: r
     for r in (
@@ -511,6 +538,7 @@ GAMES: dict[str, Ruleset] = {
         ALL_THREES,
         THREES_FIVES,
         BERGEN,
+        BYKOVO,
     )
 }
 """Every game of the club by id (each one a :class:`kozel.game.Game`)."""

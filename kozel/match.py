@@ -43,6 +43,8 @@ class RoundResult:
     points: list[int]
     """Per move of the round, the points it scored during play (games that score then)."""
     decides: dict[str, Any] | None = None
+    places: list[int] | None = None
+    """Games that list places (Bykovo): the seats by place, the winner first."""
 
     @property
     def charged(self) -> list[int]:
@@ -53,6 +55,8 @@ class RoundResult:
         out: dict[str, Any] = {"kind": self.end.kind, "seat": self.end.seat}
         if self.decides is not None:
             out["decides"] = dict(self.decides)
+        if self.places is not None:
+            out["places"] = list(self.places)
         return out
 
 
@@ -126,6 +130,8 @@ class Match:
         }
         if first and self.lot:
             data["lot"] = [TILE_NAMES[t] for t in self.lot]
+        if rnd.place_lot:
+            data["place_lot"] = list(rnd.place_lot)
         return data
 
     def apply_deal(self, data: dict[str, Any]) -> None:
@@ -146,7 +152,13 @@ class Match:
             tuple(read_tile(t, "deal") for t in bazaar),
         )
         tiles = None if lot is None else [read_tile(t, "lot") for t in lot]
-        self.next_round(deal, redeals, tiles)
+        place_lot = data.get("place_lot")
+        want(
+            place_lot is None
+            or (isinstance(place_lot, list) and all(is_int(s) for s in place_lot)),
+            "a deal's place_lot must be a list of seats",
+        )
+        self.next_round(deal, redeals, tiles, place_lot)
 
     def read_move(self, raw: object) -> Move:
         seat = self.to_move
@@ -200,7 +212,9 @@ class Match:
         """A fresh deal for this game from the match's generator, and its redeal count."""
         rules = self.rules
         players = self.opts.players
-        return deal_tiles(self.rng, players, rules.hand_size(self.opts), rules.redeal)
+        return deal_tiles(
+            self.rng, players, rules.hand_size(self.opts), rules.redeal, rules.redeal_on_suit
+        )
 
     def draw_lot(self) -> tuple[Tile, ...]:
         """The lot for the first leader: one tile drawn by each seat from the shuffled set
@@ -210,11 +224,17 @@ class Match:
         return tuple(tiles[: self.opts.players])
 
     def next_round(
-        self, deal: Deal | None = None, redeals: int = 0, lot: Sequence[Tile] | None = None
+        self,
+        deal: Deal | None = None,
+        redeals: int = 0,
+        lot: Sequence[Tile] | None = None,
+        place_lot: Sequence[int] | None = None,
     ) -> Round:
         """Deal the next round (from the match's generator unless ``deal`` is given). The first
         round of a game that chooses its first leader by lot draws the lot first, unless
-        ``lot`` gives it (one distinct tile per seat)."""
+        ``lot`` gives it (one distinct tile per seat). A game that lists places draws the lot
+        for equal counts after the deal, unless ``place_lot`` gives it (every seat once; a
+        replay takes it from the record's places)."""
         if self.over:
             raise IllegalMove("the game is over")
         if self._round is not None and not self._round.over:
@@ -231,14 +251,26 @@ class Match:
             if len(lot) != self.opts.players or len(set(lot)) != len(lot):
                 raise ValueError(f"the lot must be {self.opts.players} different tiles")
             self.lot = tuple(lot)
+        if place_lot is not None and not rules.places_by_lot:
+            raise ValueError(f"{rules.id} lists no places: a round has no place lot")
         if deal is None:
             deal, redeals = self.deal()
         else:
             deal.validate(self.opts.players, rules.hand_size(self.opts))
-            if rules.redeal and deal.needs_redeal():
-                raise ValueError(
-                    "this deal must be thrown in: a hand has 5+ doubles or 6+ of a suit"
-                )
+            if rules.redeal and deal.needs_redeal(rules.redeal_on_suit):
+                suits = " or 6+ of a suit" if rules.redeal_on_suit else ""
+                raise ValueError(f"this deal must be thrown in: a hand has 5+ doubles{suits}")
+        seats = tuple(range(self.opts.players))
+        if place_lot is not None:
+            if sorted(place_lot) != list(seats):
+                raise ValueError(f"the place lot must list every seat once, not {place_lot}")
+            places_lot = tuple(place_lot)
+        elif rules.places_by_lot:
+            shuffled = list(seats)
+            self.rng.shuffle(shuffled)
+            places_lot = tuple(shuffled)
+        else:
+            places_lot = ()
         self.redeals = redeals
         hands = deal.masks
         if by_lot:
@@ -251,7 +283,7 @@ class Match:
             leader = rules.next_leader(self.opts, self.results[-1])
             lead_mask = rules.later_lead_mask(hands[leader], self.opts)
         hundred = self.scoring.may_declare_hundred(self.sheet, leader)
-        self._round = Round(rules, self.opts, deal, leader, lead_mask, hundred)
+        self._round = Round(rules, self.opts, deal, leader, lead_mask, hundred, places_lot)
         self.during = [0] * self.opts.units
         self.points = []
         return self._round
@@ -304,6 +336,7 @@ class Match:
                 settlement.eggs,
                 list(self.points),
                 settlement.decides,
+                rnd.places() if self.rules.places_by_lot and rnd.end.kind != "timeout" else None,
             )
         )
         self.sheet = settlement.sheet

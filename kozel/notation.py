@@ -19,6 +19,8 @@ from kozel.match import Match, RoundResult
 from kozel.round import Deal
 
 FORMAT = "kozel-record/1"
+TOURNAMENT_FORMAT = "kozel-tournament/1"
+"""A micro-tournament's record (:mod:`kozel.tournament`): a file line may hold one."""
 
 
 RecordError = MoveError
@@ -188,7 +190,7 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
         want(isinstance(raw["lot"], list), f"{where}: lot must be a list of tiles")
         lot = [read_tile(t, f"{where} lot") for t in raw["lot"]]
     try:
-        rnd = match.next_round(deal, redeals, lot)
+        rnd = match.next_round(deal, redeals, lot, _place_lot(match, raw))
     except ValueError as err:
         raise RecordError(f"{where}: {err}") from None
     moves = _field(raw, "moves", where)
@@ -256,6 +258,20 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
     _same(where, "eggs", raw.get("eggs"), result.eggs)
 
 
+def _place_lot(match: Match, raw: dict[str, Any]) -> list[int] | None:
+    """In a game that lists places, the lot for equal counts as the record's places give it
+    (their order is the lot); ``None`` when they are not a list of every seat once: the
+    places the rules give are then compared with them, and the difference reported."""
+    if not match.rules.places_by_lot:
+        return None
+    end = raw.get("end")
+    places = end.get("places") if isinstance(end, dict) else None
+    seats = list(range(match.opts.players))
+    if isinstance(places, list) and all(is_int(s) for s in places) and sorted(places) == seats:
+        return places
+    return None
+
+
 @dataclass(frozen=True)
 class LineReport:
     """The check of one line of a records file: ``error`` is ``None`` when it replays clean."""
@@ -266,7 +282,8 @@ class LineReport:
 
 
 def check_lines(lines: Iterable[str]) -> Iterator[LineReport]:
-    """Replay every non-blank line of a JSON Lines file."""
+    """Replay every non-blank line of a JSON Lines file (a ``kozel-tournament/1`` line is
+    checked as a whole tournament; its report counts games as rounds)."""
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -276,10 +293,15 @@ def check_lines(lines: Iterable[str]) -> Iterator[LineReport]:
             yield LineReport(number, f"not valid JSON: {err}")
             continue
         try:
-            match = replay(record)
+            if isinstance(record, dict) and record.get("format") == TOURNAMENT_FORMAT:
+                from kozel.tournament import replay_tournament
+
+                rounds = len(replay_tournament(record).games)
+            else:
+                rounds = len(replay(record).results)
         except RecordError as err:
             yield LineReport(number, str(err))
         except RecursionError:
             yield LineReport(number, "the record is nested too deeply")
         else:
-            yield LineReport(number, None, len(match.results))
+            yield LineReport(number, None, rounds)

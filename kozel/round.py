@@ -43,11 +43,12 @@ from kozel.core import (
 from kozel.options import Options
 from kozel.rules import HAND_SIZE, Ruleset
 
-EndKind = Literal["out", "fish", "timeout"]
+EndKind = Literal["out", "fish", "sortir", "timeout"]
 
 
 class RoundEnd(NamedTuple):
-    """How a round ended: ``kind`` and the seat that went out, fished or timed out."""
+    """How a round ended: ``kind`` and the seat that went out, fished or timed out (after a
+    ``sortir``, Bykovo's end by passes, the seat that laid the last tile)."""
 
     kind: EndKind
     seat: int
@@ -77,14 +78,18 @@ _COUNTS_LOW, _COUNTS_HIGH = _suit_table(0), _suit_table(14)
 _SIX_OF_A_SUIT = 0x08888888  # set in a suit's field once 2 is added to a count of 6 or 7
 
 
-def needs_redeal(hand: int) -> bool:
-    """A hand with 5 or more doubles or 6 or more tiles of one suit is thrown in.
+def needs_redeal(hand: int, suits: bool = True) -> bool:
+    """A hand with 5 or more doubles or (with ``suits``) 6 or more tiles of one suit is
+    thrown in.
 
     >>> needs_redeal(mask_of(DOUBLE_OF[v] for v in range(5)))
     True
+    >>> six_of_a_suit = mask_of(t for t in range(TILE_COUNT) if LOW[t] == 0 and HIGH[t] > 0)
+    >>> needs_redeal(six_of_a_suit), needs_redeal(six_of_a_suit, suits=False)
+    (True, False)
     """
     packed = _COUNTS_LOW[hand & 0x3FFF] + _COUNTS_HIGH[hand >> 14]
-    return packed >> 28 >= 5 or bool((packed + 0x02222222) & _SIX_OF_A_SUIT)
+    return packed >> 28 >= 5 or (suits and bool((packed + 0x02222222) & _SIX_OF_A_SUIT))
 
 
 class Deal:
@@ -126,16 +131,23 @@ class Deal:
                 problems.append("missing: " + " ".join(TILE_NAMES[t] for t in missing))
             raise ValueError("the deal is not the 28-tile set (" + "; ".join(problems) + ")")
 
-    def needs_redeal(self) -> bool:
+    def needs_redeal(self, suits: bool = True) -> bool:
         """True when some hand must be thrown in (:func:`needs_redeal`)."""
-        return any(map(needs_redeal, self.masks))
+        if suits:
+            return any(map(needs_redeal, self.masks))
+        return any(needs_redeal(mask, False) for mask in self.masks)
 
 
 def deal_tiles(
-    rng: random.Random, players: int, hand_size: int = HAND_SIZE, redeal: bool = True
+    rng: random.Random,
+    players: int,
+    hand_size: int = HAND_SIZE,
+    redeal: bool = True,
+    suits: bool = True,
 ) -> tuple[Deal, int]:
     """Shuffle and deal ``hand_size`` tiles to each player until no hand needs a redeal (when
-    the game has ``redeal``); return the deal and the redeal count."""
+    the game has ``redeal``; ``suits``: six of a suit too); return the deal and the redeal
+    count."""
     redeals = 0
     tiles = list(range(TILE_COUNT))
     cut = players * hand_size
@@ -150,7 +162,7 @@ def deal_tiles(
             tuple([tuple(tiles[i : i + hand_size]) for i in range(0, cut, hand_size)]),
             tuple(tiles[cut:]),
         )
-        if not redeal or not deal.needs_redeal():
+        if not redeal or not deal.needs_redeal(suits):
             return deal, redeals
         redeals += 1
 
@@ -192,16 +204,19 @@ class Round:
         "_dead",
         "_line",
         "_no_fit_at",
+        "circle_left",
         "deal",
         "draw_when_able",
         "drawable",
         "drawn",
         "end",
+        "first_out",
         "first_tile",
         "hands",
         "history",
         "hundred",
         "hundred_ok",
+        "knock_any",
         "last_tile",
         "layout",
         "lead_mask",
@@ -209,6 +224,7 @@ class Round:
         "multi_doubles",
         "one_draw",
         "opts",
+        "place_lot",
         "players",
         "rules",
         "spinner_rule",
@@ -223,6 +239,7 @@ class Round:
         leader: int,
         lead_mask: int,
         hundred_ok: bool = False,
+        place_lot: tuple[int, ...] = (),
     ) -> None:
         self.rules = rules
         self.opts = opts
@@ -243,6 +260,8 @@ class Round:
         """Several doubles may be laid in one turn."""
         self.draw_when_able = rules.may_draw_when_able(opts)
         """A draw is legal although a tile fits (Threes and Fives' ``draw_when_able``)."""
+        self.knock_any = rules.knock_any_time
+        """A knock is legal on any turn after the lead (Bykovo)."""
         self.one_draw = rules.one_draw_a_turn
         """A player who cannot play draws one tile at most, then lays it or knocks (Bergen)."""
         self._line = not (self.spinner_rule or self.multi_doubles or rules.closing)
@@ -258,6 +277,13 @@ class Round:
         self.hundred = -1
         """The seat that declared the hundred this round, or -1."""
         self.end: RoundEnd | None = None
+        self.first_out = -1
+        """With the rules' ``out_plays_circle``: the first seat that emptied its hand while
+        the circle is played out, else -1."""
+        self.circle_left = 0
+        """After the first out: the moves of the circle still to make."""
+        self.place_lot = place_lot
+        """Games that list places: every seat once, the order equal counts place in."""
         self.first_tile: Tile = -1
         self.last_tile: Tile = -1
 
@@ -324,6 +350,8 @@ class Round:
         if moves:
             if self.draw_when_able and self.drawn < self.drawable:
                 moves.append(DRAW)
+            if self.knock_any:
+                moves.append(KNOCK)
             return moves
         # Remember that nothing fits in this position (the history grows with every move), so
         # that pushing the draw or knock just offered skips checking it again.
@@ -403,7 +431,12 @@ class Round:
                 self.last_tile = t
                 self.history.append((seat, move, -1))
                 if not hand:
-                    self.end = RoundEnd("out", seat)
+                    if self.rules.out_plays_circle:
+                        self._play_out_circle(seat)
+                    else:
+                        self.end = RoundEnd("out", seat)
+                elif self.first_out >= 0:
+                    self._play_out_circle(seat)
                 elif not SUIT_MASK[shown] & ~(table | self._dead) and self.blocked():
                     self.end = RoundEnd("fish", seat)
                 else:
@@ -415,7 +448,12 @@ class Round:
             return
         kind = type(move)
         if kind is Knock:
-            if self._no_fit_at != len(self.history):
+            if self.layout.first < 0:
+                lead = " or ".join(TILE_NAMES[t] for t in tiles_of(self.lead_mask))
+                raise IllegalMove(
+                    f"the lead is never a pass: seat {seat} leads {lead}", "must_lead", tile=lead
+                )
+            if not self.rules.knock_any_time and self._no_fit_at != len(self.history):
                 self._check_no_fit("knock")
             if self.may_draw():
                 raise IllegalMove(
@@ -423,7 +461,12 @@ class Round:
                     "must_draw",
                 )
             self.history.append((seat, move, -1))
-            self.turn = (seat + 1) % self.players
+            if self.first_out >= 0:
+                self._play_out_circle(seat)
+            elif self.rules.pass_limit and self.passes == self.rules.pass_limit:
+                self.end = RoundEnd("sortir", self.last_layer())
+            else:
+                self.turn = (seat + 1) % self.players
         elif kind is Draw:
             if self.one_draw and self._drew_this_turn():
                 raise IllegalMove(
@@ -474,12 +517,57 @@ class Round:
     def _after_lay(self, move: Move) -> None:
         seat = self.turn
         self.history.append((seat, move, -1))
-        if not self.hands[seat]:
+        if self.first_out >= 0 or (not self.hands[seat] and self.rules.out_plays_circle):
+            self._play_out_circle(seat)
+        elif not self.hands[seat]:
             self.end = RoundEnd("out", seat)
         elif self.blocked():
             self.end = RoundEnd("fish", seat)
         else:
             self.turn = (seat + 1) % self.players
+
+    def _play_out_circle(self, seat: int) -> None:
+        """After ``seat``'s move in a game whose out plays the circle out: the first hand to
+        empty starts the rest of the circle (every seat after it up to the one before the
+        leader moves once more, even on a blocked line); the last of them ends the round as
+        the first one's out."""
+        if self.first_out < 0:
+            self.first_out = seat
+            self.circle_left = (self.leader - 1 - seat) % self.players
+        else:
+            self.circle_left -= 1
+        if self.circle_left == 0:
+            self.end = RoundEnd("out", self.first_out)
+        else:
+            self.turn = (seat + 1) % self.players
+
+    @property
+    def passes(self) -> int:
+        """The knocks just made in a row (a lay ends the series): counted back from the end of
+        the history, so that a lay, the engine's hot path, costs nothing more."""
+        count = 0
+        for _, move, _ in reversed(self.history):
+            if type(move) is not Knock:
+                break
+            count += 1
+        return count
+
+    def last_layer(self) -> int:
+        """The seat that laid the last tile, or -1 before the first."""
+        for seat, move, _ in reversed(self.history):
+            if type(move) is Play or type(move) is PlayDoubles:
+                return seat
+        return -1
+
+    def places(self) -> list[int]:
+        """The seats by place at the round's end: the winner (the end's seat) first, then by
+        count ascending, equal counts in the order of the round's ``place_lot``."""
+        assert self.end is not None
+        winner = self.end.seat
+        counts = self.counts()
+        lot = self.place_lot or tuple(range(self.players))
+        rest = sorted((s for s in lot if s != winner), key=lambda s: counts[s])
+        return [winner, *rest]
 
     def blocked(self) -> bool:
         """True when no tile that can still come into play fits an open arm (a fish)."""

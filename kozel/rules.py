@@ -88,6 +88,23 @@ class Ruleset:
     """False: the tiles left after the deal stay out of play (Block)."""
     redeal: bool = True
     """Throw in a deal with a hand of 5+ doubles or 6+ tiles of one suit."""
+    redeal_on_suit: bool = True
+    """With ``redeal``: 6+ tiles of one suit throw a deal in too (Bykovo: only 5+ doubles)."""
+    knock_any_time: bool = False
+    """A knock (pass) is legal on any turn after the lead, also when a tile fits (Bykovo's
+    tactical pass); then a knock proves nothing about the hand (:meth:`knock_proves_void`)."""
+    out_plays_circle: bool = False
+    """The first player to empty his hand wins, and the circle of turns is played out up to
+    the seat before the leader (a play or a pass each); the round then ends as his ``out``
+    (Bykovo). Otherwise a round ends at once when a hand empties."""
+    pass_limit: int = 0
+    """This many consecutive knocks end the round as a ``sortir``, won by the player who laid
+    the last tile (Bykovo: 12, three circles of four); 0: never."""
+    places_by_lot: bool = False
+    """The round's end lists the places (the winner, then counts ascending), equal counts
+    by a lot drawn with the deal (Bykovo)."""
+    unrated_reason: str = ""
+    """Why a lone game is never rated, whatever its options (Bykovo: only its tournament)."""
     spinner: bool = False
     closing: bool = False
     multi_doubles: bool = False
@@ -139,6 +156,11 @@ class Ruleset:
     def may_draw_when_able(self, opts: Options) -> bool:
         """True when a draw is legal although a tile in hand fits, with these options."""
         return bool(self.draw_when_able_option and getattr(opts, self.draw_when_able_option))
+
+    def knock_proves_void(self, opts: Options) -> bool:
+        """True when a knock proves that the knocker held no tile fitting an open end (false
+        where a knock is legal on any turn: a Bykovo pass proves nothing)."""
+        return not self.knock_any_time
 
     def draw_proves_void(self, opts: Options) -> bool:
         """True when a draw proves that the drawer held no tile fitting an open end (false
@@ -205,6 +227,8 @@ class Ruleset:
         >>> GOAT.rated_problem(GOAT.options()), GOAT.rated_problem(GOAT.options({"loss_limit": 1}))
         ('', 'a rated game needs loss_limit >= 51 (got 1)')
         """
+        if self.unrated_reason:
+            return self.unrated_reason
         for spec in self.option_specs:
             problem = spec.rated_problem(getattr(opts, spec.name))
             if problem:

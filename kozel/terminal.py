@@ -32,6 +32,7 @@ from kozel.core import (
     DRAW,
     HIGH,
     IS_DOUBLE,
+    KNOCK,
     LOW,
     MAX_PIP,
     OTHER_HALF,
@@ -305,6 +306,8 @@ class TerminalGame:
             raise ValueError("type a tile, e.g. 2-5 (? lists your moves)")
         if answer in DRAW_WORDS and DRAW in legal:  # a draw although a tile fits
             return DRAW
+        if answer in KNOCK_WORDS and KNOCK in legal:  # a pass although a tile fits (Bykovo)
+            return KNOCK
         if answer in DRAW_WORDS or answer in KNOCK_WORDS:
             action = "draw" if answer in DRAW_WORDS else "knock"
             fits = sorted({TILE_NAMES[p.tile] for m in legal for p in plays_of(m)})
@@ -578,7 +581,9 @@ class TerminalGame:
 
     def _end_word(self, result: RoundResult) -> str:
         kind, seat = result.end
-        return f"fish by {seat}" if kind == "fish" else f"{seat} out"
+        return {"fish": f"fish by {seat}", "sortir": f"sortir, {seat} laid last"}.get(
+            kind, f"{seat} out"
+        )
 
     def _round_over(self, result: RoundResult) -> None:
         opts = self.opts
@@ -586,8 +591,13 @@ class TerminalGame:
         who = self.name(seat)
         if kind == "out":
             self.say(f"{who.capitalize()} went out.")
+        elif kind == "sortir":
+            self.say(f"Sortir: twelve passes in a row; {who} laid the last tile and wins.")
         else:
             self.say(f"Fish! {who.capitalize()} blocked the layout (the fisherman).")
+        if result.places is not None:
+            places = ", ".join(f"{n}. {self.name(s)}" for n, s in enumerate(result.places, 1))
+            self.say(f"Places: {places}.")
         if result.decides is not None:
             side = self.name(result.decides["seat"])
             verdict = "wins" if result.decides["won"] else "loses"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kozel.bots.kernel import supports
 from kozel.cli import app
 from kozel.games import GAMES
 
@@ -122,7 +123,49 @@ def test_bench_json() -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["engine_rounds_per_second"] > 0
-    assert data["kernel_rounds_per_second_by_game"].keys() == GAMES.keys()
+    kernel_games = {game for game, rules in GAMES.items() if supports(rules)}
+    assert data["kernel_rounds_per_second_by_game"].keys() == kernel_games
     assert all(rate > 0 for rate in data["kernel_rounds_per_second_by_game"].values())
     assert data["kernel_all_fives_to_goat"]["median_ratio"] > 0
     assert data["expert_decision_ms_median_by_game"].keys() == GAMES.keys()
+
+
+def test_bykovo_simulates_and_its_records_replay(tmp_path: Path) -> None:
+    path = tmp_path / "bykovo.jsonl"
+    result = runner.invoke(
+        app, ["simulate", "bykovo", "-n", "6", "--records", str(path), "--bots", "greedy"]
+    )
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0 and "6 records replay clean" in result.output
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert "bykovo" in result.output and "micro-tournament" in result.output
+
+
+@pytest.mark.parametrize(
+    "bots", ["greedy,random,greedy,random", "expert,greedy,greedy,random,random,greedy,random"]
+)
+def test_tournament_plays_to_the_end_and_replays(tmp_path: Path, bots: str) -> None:
+    path = tmp_path / "tournament.jsonl"
+    args = ["tournament", "bykovo", "--bots", bots, "--seed", "2", "--record", str(path)]
+    result = runner.invoke(app, args, env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "Bykovo micro-tournament" in result.output and "place 1" in result.output
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["format"] == "kozel-tournament/1"
+    assert len(record["players"]) == len(bots.split(","))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0 and "1 records replay clean" in result.output
+    bad = record | {"standings": record["standings"][1:]}
+    path.write_text(json.dumps(bad) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "standings must list all" in result.output
+
+
+def test_tournament_arguments_are_checked() -> None:
+    result = runner.invoke(app, ["tournament", "goat", "--bots", "greedy,greedy,greedy,greedy"])
+    assert result.exit_code == 2 and "only bykovo has a micro-tournament" in result.output
+    result = runner.invoke(app, ["tournament", "bykovo", "--bots", "greedy,greedy,greedy"])
+    assert result.exit_code == 2 and "4 to 7 players" in result.output
+    result = runner.invoke(app, ["tournament", "bykovo", "--bots", "a,b,c,d"])
+    assert result.exit_code == 2 and "unknown bot 'a'" in result.output

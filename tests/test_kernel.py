@@ -21,7 +21,7 @@ from kozel.bots.kernel import (
     to_kernel,
 )
 from kozel.bots.sampling import lacked_values
-from kozel.games import DRAW
+from kozel.games import BYKOVO, DRAW
 from kozel.match import Match
 from kozel.scoring.base import Scoring
 from kozel.scoring.goat import Account
@@ -30,7 +30,7 @@ from tests.randomplay import MATRIX, OPTION_SETS, option_sets
 
 ROUNDS_PER_SET = 300
 PENALTY = 150.0
-SETS = [*OPTION_SETS, *MATRIX]
+SETS = [*OPTION_SETS, *MATRIX, (BYKOVO, {})]
 
 
 def python_cost(match: Match) -> list[float]:
@@ -43,7 +43,9 @@ def python_cost(match: Match) -> list[float]:
     for u, (before, after, entry) in enumerate(
         zip(result.before, result.after, result.entries, strict=True)
     ):
-        if isinstance(before, Account):
+        if match.rules is BYKOVO:  # a seat's cost is its score: its count, the winner's 0
+            cost = float(after - before)
+        elif isinstance(before, Account):
             cost = float(entry["charged"])
             limit = match.opts.loss_limit  # type: ignore[attr-defined]
             if after.account >= limit > before.account:
@@ -72,7 +74,7 @@ def compare_from(match: Match, seed: int) -> int:
         match.push(from_kernel(kernel_move))
         assert points == 0
     assert rnd.end is not None
-    assert (end_kind, end_seat) == ({"out": 1, "fish": 2}[rnd.end.kind], rnd.end.seat)
+    assert (end_kind, end_seat) == ({"out": 1, "fish": 2, "sortir": 3}[rnd.end.kind], rnd.end.seat)
     assert tuple(rnd.hands) == hands
     assert costs == python_cost(match)
     return len(log)

@@ -200,6 +200,21 @@ def test_a_whole_race_game_ends_with_its_winners(game_id: str) -> None:
     assert "Traceback" not in output
 
 
+def test_a_lone_bykovo_game_in_the_terminal() -> None:
+    """Bykovo: the human may pass on any turn (the scripted human passes now and then), the
+    end is named with its places, and the game is never rated."""
+    ends = set()
+    for seed in range(6):
+        game, human, output = play_scripted("bykovo", seed=seed)
+        match = game.match
+        assert match.over and match.result is not None and match.result.winners
+        assert len(match.results) == 1 and "Places: 1. " in output
+        assert "Traceback" not in output and "+0" in output
+        ends.add(match.results[0].end.kind)
+        assert NEXT_ROUND_PROMPT not in human.prompts
+    assert ends
+
+
 def test_the_hundred_is_asked_at_a_lead_of_6_6() -> None:
     asked = 0
     for seed in range(12):

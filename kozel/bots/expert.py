@@ -29,6 +29,7 @@ from kozel.bots.kernel import (
     GREEDY,
     POINTS_MODES,
     _kernel,
+    circle_of,
     pack_model,
     pack_scoring,
     pack_state,
@@ -133,6 +134,7 @@ class ExpertBot:
         )
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if CANDIDATES > 1 else []
+        circle = circle_of(view.history, view.leader, view.hand_sizes)
         pending: list[World] = []
         while True:
             if not pending:
@@ -158,6 +160,7 @@ class ExpertBot:
                 drew,
                 tips,
                 spinner_line,
+                circle,
             )
             costs = _kernel.evaluate(
                 state,

@@ -22,6 +22,7 @@ from kozel.core import (
     PIPS,
     SUIT_MASK,
     Draw,
+    Knock,
     Move,
     Play,
     PlayDoubles,
@@ -39,6 +40,9 @@ OUT_SCORING = 1_000_000.0
 """Going out in a game that scores during play, before any points scored now."""
 DRAW_WHEN_ABLE = -1_000_000.0
 """A draw offered while a tile fits (Threes and Fives' ``draw_when_able``)."""
+KNOCK_WHEN_ABLE = -1_000_000.0
+"""A knock offered while a tile fits (Bykovo's tactical pass): the greedy bot never passes
+by choice, since every tile it keeps counts against it."""
 
 
 class GreedyBot:
@@ -60,6 +64,8 @@ class GreedyBot:
     def score(self, view: SeatView, move: Move, lacks: list[int]) -> float:
         if isinstance(move, Draw):  # offered beside plays only where drawing when able is legal
             return DRAW_WHEN_ABLE
+        if isinstance(move, Knock):  # offered beside plays only where a knock is always legal
+            return KNOCK_WHEN_ABLE
         plays = move.plays if isinstance(move, PlayDoubles) else (move,)
         points = 0.0
         during = bool(getattr(view.rules.scoring, "scores_during_play", False))

@@ -39,6 +39,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
     drew_this_turn = [False] * players
     previous = -1
     proves = view.rules.draw_proves_void(view.opts)
+    knock_proves = view.rules.knock_proves_void(view.opts)
     spinner = view.rules.has_spinner(view.opts)
     before: list[tuple[int, Move, Position | None]] = []
     laid: list[Play] = []
@@ -58,7 +59,8 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             before.append((seat, move, None))
             continue
         if isinstance(move, Knock):
-            lacks[seat] |= values
+            if knock_proves:  # a Bykovo pass proves nothing
+                lacks[seat] |= values
             before.append((seat, move, None))
             continue
         tips, line = layout_tips(laid, spinner)

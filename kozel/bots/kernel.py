@@ -35,6 +35,7 @@ from kozel.round import Round
 from kozel.rules import Ruleset, plain_count
 from kozel.scoring.base import Cell, Scoring
 from kozel.scoring.bergen import BergenScoring, block_winner
+from kozel.scoring.bykovo import BykovoOptions, BykovoScoring
 from kozel.scoring.end_count import (
     AllFivesScoring,
     AllThreesScoring,
@@ -65,7 +66,7 @@ __all__ = [
 
 _MASK64 = (1 << 64) - 1
 PLAY, DOUBLES, DRAW_KIND, KNOCK_KIND, HUNDRED_KIND = 0, 1, 2, 3, 4
-SHEET_GOAT, SHEET_RACE = 0, 1
+SHEET_GOAT, SHEET_RACE, SHEET_PLACES = 0, 1, 2
 COUNT_MODES: dict[Callable[[int, Options], int], int] = {
     goat_count: 0,
     plain_count: 1,
@@ -83,6 +84,8 @@ POINTS_MODES: dict[Callable[[Options], Scoring], int] = {
 """How the games that score during play score a lay and credit the hand's winner, in the
 kernel's numbering (its ``POINTS_*`` and ``CREDIT_*``); 0 for the other games."""
 RACES = (RaceScoring, SeaGoatScoring, *POINTS_MODES)
+PLACES = (BykovoScoring,)
+"""Scorings whose round costs each seat its count, the winner nothing (Bykovo)."""
 
 
 class KernelUnsupported(ValueError):
@@ -101,7 +104,7 @@ def supports(rules: Ruleset) -> bool:
         return False
     if rules.scoring in POINTS_MODES and rules.hand_count is not plain_count:
         return False
-    return rules.hand_count in COUNT_MODES and rules.scoring in (GoatScoring, *RACES)
+    return rules.hand_count in COUNT_MODES and rules.scoring in (GoatScoring, *RACES, *PLACES)
 
 
 def layout_tips(plays: Iterable[Play], spinner: bool) -> tuple[list[Tile], int]:
@@ -200,11 +203,14 @@ def pack_state(
     drew: bool = False,
     tips: Sequence[Tile] = (-1, -1, -1, -1),
     spinner_line: int = 0,
+    circle: Circle | None = None,
 ) -> StateTuple:
     """A position for the kernel; ``bazaar`` is the drawable tiles still to come, in order,
     and ``dead`` the tiles that never hold a fish open (reserve, ignored doubles, the tiles
     a game without draws leaves out of play); ``drew``: the seat to move has drawn this turn;
-    ``tips`` and ``spinner_line`` as :func:`layout_tips` gives them (the end sum needs them)."""
+    ``tips`` and ``spinner_line`` as :func:`layout_tips` gives them (the end sum needs them);
+    ``circle``: where the round stands in the passes and the last circle (Bykovo)."""
+    leader, passes, first_out, circle_left, last_layer = circle or (turn, 0, -1, 0, -1)
     return (
         opts.players,
         int(rules.has_spinner(opts)),
@@ -232,7 +238,48 @@ def pack_state(
         int(drew),
         tuple(tips),
         spinner_line,
+        int(rules.knock_any_time),
+        int(rules.out_plays_circle),
+        rules.pass_limit,
+        leader,
+        passes,
+        first_out,
+        circle_left,
+        last_layer,
     )
+
+
+Circle = tuple[int, int, int, int, int]
+"""``(leader, passes, first_out, circle_left, last_layer)``: the round's leader, the knocks
+just made in a row, the first seat that emptied its hand (-1: none yet), the moves of the last
+circle still to make, and the seat that laid the last tile (-1: none)."""
+
+
+def circle_of(
+    history: Sequence[tuple[int, Move, int]], leader: int, sizes: Sequence[int]
+) -> Circle:
+    """:data:`Circle` from a round's public history, its leader and the hands' sizes now
+    (what a seat's view knows)."""
+    players = len(sizes)
+    held = list(sizes)
+    for seat, move, _ in history:  # back to the sizes as dealt
+        held[seat] += len(plays_of(move)) - isinstance(move, Draw)
+    passes, first_out, circle_left, last_layer = 0, -1, 0, -1
+    for seat, move, _ in history:
+        plays = plays_of(move)
+        if first_out >= 0:
+            circle_left -= 1
+        if plays:
+            passes, last_layer = 0, seat
+            held[seat] -= len(plays)
+            if first_out < 0 and not held[seat]:
+                first_out = seat
+                circle_left = (leader - 1 - seat) % players
+        elif isinstance(move, Draw):
+            held[seat] += 1
+        else:
+            passes += 1
+    return leader, passes, first_out, circle_left, last_layer
 
 
 def pack_scoring(
@@ -252,6 +299,28 @@ def pack_scoring(
         raise KernelUnsupported(f"the playout kernel does not know how {rules.id} scores")
     counts = COUNT_MODES[rules.hand_count]
     none = (0,) * len(sheet)
+    if isinstance(opts, BykovoOptions):
+        return (
+            SHEET_PLACES,
+            counts,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            1,
+            0,
+            0,
+            0,
+            0,
+            none,
+            none,
+            none,
+            loss_penalty,
+            0,
+            1,
+        )
     if isinstance(opts, GoatOptions):
         accounts = [a for a in sheet if isinstance(a, Account)]
         return (
@@ -359,4 +428,5 @@ def pack_round(rnd: Round) -> StateTuple:
         drew,
         tips,
         line,
+        (rnd.leader, rnd.passes, rnd.first_out, rnd.circle_left, rnd.last_layer()),
     )

@@ -4,7 +4,9 @@ A seat sees its own hand, the table, every hand's size, the bazaar's size and th
 The unseen tiles are dealt to the other hands, the bazaar (in a random order) and the reserve,
 respecting what the history proves: a seat that knocked or drew held no tile of the values
 the open arms showed then (a draw proves it only where drawing is allowed solely without a
-fitting tile: the rules say, :meth:`~kozel.rules.Ruleset.draw_proves_void`).
+fitting tile, a knock only where knocking is: the rules say,
+:meth:`~kozel.rules.Ruleset.draw_proves_void` and
+:meth:`~kozel.rules.Ruleset.knock_proves_void`; a Bykovo pass proves nothing).
 """
 
 from __future__ import annotations
@@ -33,13 +35,15 @@ def lacked_values(view: SeatView) -> list[int]:
     that may show earlier values, so it starts the seat's list again from the values open
     then (the tiles drawn and kept did not fit them either). Where a draw is legal although a
     tile fits (:meth:`~kozel.rules.Ruleset.draw_proves_void`), a draw proves nothing and the
-    seat's list starts empty again.
+    seat's list starts empty again. Where a knock is legal on any turn
+    (:meth:`~kozel.rules.Ruleset.knock_proves_void`: Bykovo) a knock proves nothing.
     """
     players = len(view.hand_sizes)
     lacks = [0] * players
     drew_this_turn = [False] * players
     previous = -1
     proves = view.rules.draw_proves_void(view.opts)
+    knock_proves = view.rules.knock_proves_void(view.opts)
     for seat, move, values in open_values(view):
         if seat != previous:
             drew_this_turn = [False] * players
@@ -49,7 +53,7 @@ def lacked_values(view: SeatView) -> list[int]:
         elif isinstance(move, Draw) and not drew_this_turn[seat]:
             lacks[seat] = values
             drew_this_turn[seat] = True
-        elif isinstance(move, Draw | Knock):
+        elif isinstance(move, Draw) or (isinstance(move, Knock) and knock_proves):
             lacks[seat] |= values
     return lacks
 

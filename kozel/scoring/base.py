@@ -38,6 +38,8 @@ class MatchResult:
     scores: list[int]
     rating: list[int]
     timeout: int | None = None
+    places: list[int] | None = None
+    """Games that list places (Bykovo): the seats by place, the winner first."""
 
     @property
     def losers(self) -> list[int]:
@@ -60,11 +62,11 @@ class MatchResult:
                 "rating": list(self.rating),
             }
         else:
-            out = {
-                "winners": list(self.units),
-                "scores": list(self.scores),
-                "rating": list(self.rating),
-            }
+            out = {"winners": list(self.units)}
+            if self.places is not None:
+                out["places"] = list(self.places)
+            out["scores"] = list(self.scores)
+            out["rating"] = list(self.rating)
         if self.timeout is not None:
             out["timeout"] = self.timeout
         return out

@@ -529,6 +529,8 @@ class Club:
             raise ClubError(
                 422, "rated_computers", f"{NOT_RATED_WITH_COMPUTERS}: send rated = false"
             )
+        if rated and rules.unrated_reason:
+            raise ClubError(422, "never_rated", f"{rules.unrated_reason}: send rated = false")
         if rated and (problem := rules.rated_problem(opts)):
             raise ClubError(
                 422, "rated_bounds", f"{problem}: shorter games are not rated; send rated = false"

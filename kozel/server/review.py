@@ -28,6 +28,7 @@ def game_info(rules: Ruleset) -> dict[str, Any]:
         "sheet": rules.sheet_kind,
         "closing": rules.closing,
         "multi_doubles": rules.multi_doubles,
+        "never_rated": bool(rules.unrated_reason),
         "options": [
             {
                 "name": s.name,
@@ -87,7 +88,10 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
     match = Match(rules, opts, record.get("seed"))
     rounds = []
     for i, raw in enumerate(record["rounds"], start=1):
-        match.apply_deal({**raw["deal"], "redeals": raw["redeals"], "lot": raw.get("lot")})
+        deal = {**raw["deal"], "redeals": raw["redeals"], "lot": raw.get("lot")}
+        if rules.places_by_lot:  # the record's places order is the lot for equal counts
+            deal["place_lot"] = raw["end"].get("places")
+        match.apply_deal(deal)
         rnd = match.round
         steps = [_position(match, None, [])]
         for j, raw_move in enumerate(raw["moves"], start=1):

@@ -218,3 +218,42 @@ def test_each_game_deals_its_own_hands(server: RunningServer) -> None:
     assert len(view["hand"]) + laid - drawn == 5
     on_table = sum(len(a["tiles"]) for a in view["layout"]["arms"]) + bool(view["layout"]["first"])
     assert sum(view["hand_sizes"]) + on_table + view["bazaar_left"] == 28
+
+
+def test_a_lone_bykovo_game_over_the_socket(server: RunningServer) -> None:
+    """Bykovo in the club, unrated: every view of the person's turn after the lead offers the
+    pass, the game ends with its places, and the record replays."""
+    alice = player(server)
+    alice.guest()
+    bots = {str(s): "greedy" for s in range(1, 4)}
+    request = alice.post(
+        "/api/requests", {"game": "bykovo", "options": {}, "rated": False, "bots": bots}
+    ).json()
+    game_id = request["game_id"]
+    assert game_id, request
+    log: list[dict[str, Any]] = []
+    with alice.socket(game_id) as sock:
+        last = play_to_the_end(sock, log)
+    assert last["status"] == "finished", last.get("result")
+    turns = [
+        m["view"]
+        for m in log
+        if m["type"] == "state" and m.get("view") and m["view"]["turn"] == m["you"]
+    ]
+    assert turns
+    for view in turns:
+        if view["layout"]["first"] is None:
+            assert view["legal_moves"] == [{"play": "0-0"}]
+        else:
+            assert {"knock": True} in view["legal_moves"]
+    result = last["result"]
+    assert result["rating"] == [0, 0, 0, 0] and len(result["winners"]) == 1
+    assert sorted(result["places"]) == [0, 1, 2, 3]
+    (entry,) = last["rounds"]
+    assert entry["end"]["kind"] in ("out", "fish", "sortir")
+    assert entry["end"]["places"] == result["places"] == entry["places"]
+    record = alice.http.get(f"/api/games/{game_id}/record").json()
+    assert record["game"] == "bykovo" and record["options"] == {}
+    replay(record)
+    positions = alice.http.get(f"/api/games/{game_id}/positions").json()
+    check_positions(record, positions)

@@ -54,6 +54,8 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     # the games that score during play: the seat to move also gets the hint of its own lays
     ("all_fives", {"players": 2, "target": 30}),
     ("bergen", {"players": 3, "target": 5}),
+    # Bykovo: all 28 tiles dealt, passes on any turn, one deal
+    ("bykovo", {}),
 ]
 LEVELS = ["random", "greedy"]
 AT_ONCE = 4

@@ -79,7 +79,7 @@ def test_an_unrated_request_filled_with_computers_says_nothing(server: RunningSe
     assert filled["status"] == "started" and filled["rated"] is False and "notice" not in filled
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", [g for g in GAMES if not GAMES[g].unrated_reason])
 def test_every_game_is_offered_rated_with_its_defaults_and_presets(
     server: RunningServer, game: str
 ) -> None:
@@ -117,3 +117,15 @@ def test_no_stored_request_with_a_computer_seat_is_rated() -> None:
     assert rated_problem("goat", options, [people[0], {"bot": "expert"}]) != ""
     short = {**options, "loss_limit": 50}
     assert rated_problem("goat", short, people) == "a rated game needs loss_limit >= 51 (got 50)"
+
+
+def test_a_lone_bykovo_game_is_never_rated(server: RunningServer) -> None:
+    """Decision 7: Bykovo is rated only as a micro-tournament; a lone game is played unrated."""
+    alice = player(server)
+    alice.guest()
+    answer = alice.post("/api/requests", {"game": "bykovo", "options": {}})
+    assert answer.status_code == 422 and answer.json()["code"] == "never_rated"
+    assert "rated only as a micro-tournament" in answer.json()["detail"]
+    unrated = alice.post("/api/requests", {"game": "bykovo", "options": {}, "rated": False})
+    assert unrated.status_code == 200 and unrated.json()["rated"] is False
+    assert alice.post(f"/api/requests/{unrated.json()['id']}/cancel").status_code == 200

@@ -805,3 +805,40 @@ def test_every_rules_page_fits_a_phone(contexts: Contexts, lang: str) -> None:
         title = page.locator(f".rules-text[data-game={game}] h2")
         expect(title).to_have_text(names[f"game.{game}"])
         no_sideways_scroll(page)
+
+
+def test_a_lone_bykovo_game_against_the_computer(contexts: Contexts) -> None:
+    """Bykovo in the club: the rated box is off with the reason (rated only as a
+    micro-tournament); at the table the pass button is offered on every turn after the lead,
+    beside the tiles that fit; the game ends after one deal, unrated, and its record replays."""
+    en = strings("en")
+    page = contexts.page()
+    page.goto("/")
+    page.click("#guest")
+    page.select_option("#game", "bykovo")
+    expect(page.locator(".game-summary")).to_have_text(en["game.bykovo.summary"])
+    page.click("details.more summary")
+    expect(page.locator("#rated")).to_be_disabled()
+    expect(page.locator("#rated-why")).to_have_text(en["error.never_rated"])
+    page.click("#play-computer")
+    number = game_id(page)
+    turns = 0
+
+    def offered_the_pass(page: Page) -> None:
+        nonlocal turns
+        view = page.evaluate("kozel.page.state.view")
+        if view["layout"]["first"] is None or not view["legal_moves"]:
+            return
+        if page.locator("button.arm").count():  # a tile picked, its direction asked
+            return
+        expect(page.locator("button.knock")).to_be_visible()
+        turns += 1
+
+    play_to_end([page], on_turn=offered_the_pass)
+    assert turns > 0
+    expect(page.locator(".game-over")).to_contain_text(en["notice.places"].split(":")[0])
+    record = record_of(page, number)
+    assert record["game"] == "bykovo" and len(record["rounds"]) == 1
+    assert record["result"]["rating"] == [0, 0, 0, 0]
+    replay(record)
+    assert page.request.get(f"/api/games/{number}").json()["rated"] is False

@@ -95,6 +95,7 @@ export function optionField(spec, value, onChange) {
 /** Why a game with these options (every option's value) cannot be rated — an option outside
  * the rated bounds /api/rules gives — in the player's language, or "" when it can. */
 export function ratedProblem(game, options) {
+  if (gameInfo(game).never_rated) return t("error.never_rated");
   for (const spec of gameInfo(game).options) {
     const value = options[spec.name];
     const option = optionLabel(spec.name);

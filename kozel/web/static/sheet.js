@@ -46,6 +46,7 @@ export function endText(end, seats) {
   const who = seats[end.seat];
   if (end.kind === "out") return t("round.out", { name: who });
   if (end.kind === "fish") return t("round.fish", { name: who });
+  if (end.kind === "sortir") return t("round.sortir", { name: who });
   if (end.kind === "timeout") return t("round.timeout", { name: who });
   return end.kind;
 }
@@ -61,6 +62,8 @@ export function decidedText(round, seats) {
 
 /** Who won a race's hand and what it was credited, in words. */
 export function creditText(round, units, options) {
+  // a game that places its players (Bykovo) says the places, not a credit
+  if (round.places) return t("notice.places", { places: round.places.map((s) => units[s]).join(", ") });
   const credited = round.sheet.map((e) => e.credited);
   if (round.sheet.some((e) => e.written_off)) {
     const u = credited.findIndex((c) => c > 0);
