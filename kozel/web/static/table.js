@@ -12,7 +12,7 @@ import { banner, go, link, refreshUser, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, plural, t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
 import { isBot, seatName, shortName } from "./names.js";
@@ -421,7 +421,7 @@ export class TablePage {
         scoresDuringPlay(view) ? seatScore(view, this.unitOf(seat), seat) : score(view.sheet[this.unitOf(seat)]),
         backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
         shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: 10, label: tile }))) : null,
-        h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: count })),
+        h("span.count", { title: t("table.tiles_in_hand") }, plural("table.tiles", count)),
         turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
       ),
@@ -641,7 +641,7 @@ export class TablePage {
       const move = this.planned();
       actions.push(
         h("span.prompt", {}, t("table.plan", { tiles: this.plan.map((p) => `${p.tile}${p.close ? " ✕" : ""}`).join(", ") || "—" })),
-        h("button.primary.lay-doubles", { type: "button", disabled: !move, onclick: () => move && this.send(move) }, t("table.lay_doubles", { n: this.plan.length })),
+        h("button.primary.lay-doubles", { type: "button", disabled: !move, onclick: () => move && this.send(move) }, plural("table.lay_doubles", this.plan.length)),
         h("button.link", { type: "button", onclick: () => { this.plan = null; this.render(); } }, t("table.cancel")),
       );
     }
@@ -696,7 +696,7 @@ export class TablePage {
       isRace(view.game)
         ? h("p.small.credited", {}, creditText(round, units, view.options))
         : h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
-      round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), t("table.eggs_carried", { n: round.eggs })) : null,
+      round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), plural("table.eggs_carried", round.eggs)) : null,
       this.state.next_round ? this.nextRound(names) : h("button.ok", { type: "button", onclick: () => { this.notice = null; this.render(); } }, t("table.ok")),
     );
   }
