@@ -20,6 +20,7 @@ import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./
 import { endSum, hintMark, hints, hintsWanted, hintSwitch, scoresDuringPlay, seatScore, setHintsWanted } from "./scoring.js";
 import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
+import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
 
 // where each seat sits, from yours on: play passes clockwise, so the next is on your left
@@ -137,7 +138,9 @@ export class TablePage {
     if (message.type !== "state" || message.version <= this.seen) return;
     if (message.status !== "playing" && message.rated && this.state?.status === "playing") refreshUser(); // the header's rating moved
     this.seen = message.version;
+    const before = this.state;
     this.state = message;
+    this.sound(before, message);
     this.chat.speaker(this.you !== null, t("chat.watchers"));
     this.busy = false;
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
@@ -159,6 +162,24 @@ export class TablePage {
       this.roundsSeen = finished;
     }
     this.render();
+  }
+
+  /** The sound of what a new state brings: a round's end; else the latest move (a tile laid,
+   * a draw, a knock), then a chime when it has become your turn. */
+  sound(before, after) {
+    if (!before || !before.view || !after.view) return;
+    if (after.rounds.length > before.rounds.length) {
+      play("round_end");
+      return;
+    }
+    const history = after.view.history;
+    const moved = after.view.round === before.view.round && history.length > before.view.history.length;
+    if (moved) {
+      const latest = history[history.length - 1];
+      play(latest.knock ? "knocked" : latest.draw !== undefined ? "drew" : "laid");
+    }
+    const yours = (state) => this.you !== null && state.status === "playing" && state.view.turn === this.you;
+    if (yours(after) && !yours(before)) setTimeout(() => play("turn"), moved ? 250 : 0);
   }
 
   syncHand(hand) {
@@ -464,6 +485,7 @@ export class TablePage {
             this.render();
           })
         : null,
+      soundSwitch(),
     );
   }
 
