@@ -651,7 +651,17 @@ export class TablePage {
       const shows = (arm) => view.layout.arms.find((x) => x.arm === arm)?.shows;
       actions.push(
         h("span.prompt", {}, t("table.which_arm", { tile: this.pick.tile })),
-        arms.map((arm) => h("button.arm", { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) }, t("table.arm", { arm, shows: shows(arm) }), hinted ? hintMark(hinted.at(this.pick.tile, arm)) : null)),
+        // a phone shows the short label (the number its marker on the board shows): four
+        // long buttons would push the hand below the fold
+        arms.map((arm) =>
+          h(
+            "button.arm",
+            { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) },
+            h("span.arm-long", {}, t("table.arm", { arm, shows: shows(arm) })),
+            h("span.arm-short", {}, t("table.arm_short", { arm, shows: shows(arm) })),
+            hinted ? hintMark(hinted.at(this.pick.tile, arm)) : null,
+          ),
+        ),
       );
     } else if (this.pick && this.pick.close === undefined) {
       actions.push(h("span.prompt", { role: "alert" }, t("term.close_arm_question")), yesNo("close", (v) => this.chooseClose(v)));
