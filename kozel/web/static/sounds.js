@@ -1,7 +1,7 @@
 // The table's sounds, made by the Web Audio API as they play (no sound files): a tile laid, a
 // draw from the bazaar, a knock, your turn, a round's end. Quiet by default; a switch turns
 // them off, and the choice is remembered in this browser (localStorage "kozel.sound").
-import { h } from "./dom.js";
+import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "kozel.sound";
@@ -57,6 +57,19 @@ export function play(name) {
   }
 }
 
+/** A speaker, with waves when the sounds are on and struck through when they are off (drawn:
+ * an emoji may be missing from the player's fonts). */
+function speaker(on) {
+  return s(
+    "svg",
+    { class: "sound-icon", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true" },
+    s("path", { d: "M2 6h3l4-3v10l-4-3H2z", fill: "currentColor" }),
+    on
+      ? s("path", { d: "M11 5.5q1.5 2.5 0 5M12.8 3.8q3 4.2 0 8.4", fill: "none", stroke: "currentColor", "stroke-width": 1.3 })
+      : s("path", { d: "M11 5l4 6M15 5l-4 6", fill: "none", stroke: "currentColor", "stroke-width": 1.4 }),
+  );
+}
+
 /** The switch: a speaker that says whether the sounds are on; `changed(on)` after a press. */
 export function soundSwitch(changed = () => {}) {
   const on = soundOn();
@@ -71,12 +84,11 @@ export function soundSwitch(changed = () => {}) {
         const now = soundOn();
         e.currentTarget.setAttribute("aria-pressed", now ? "true" : "false");
         e.currentTarget.title = t(now ? "sound.turn_off" : "sound.turn_on");
-        e.currentTarget.querySelector(".sound-icon").textContent = now ? "🔊" : "🔇";
-        e.currentTarget.querySelector(".sound-label").textContent = t("sound.label");
+        e.currentTarget.querySelector(".sound-icon").replaceWith(speaker(now));
         changed(now);
       },
     },
-    h("span.sound-icon", { "aria-hidden": "true" }, on ? "🔊" : "🔇"),
+    speaker(on),
     h("span.sound-label", {}, t("sound.label")),
   );
 }
