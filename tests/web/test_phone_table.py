@@ -46,6 +46,17 @@ SHOW = """async ([message, roundsSeen, tile]) => {
 }"""
 
 
+FOLDED = """() => {
+  const box = (selector) => {
+    const el = document.querySelector(`main ${selector}`);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top + scrollY, r.right, r.bottom + scrollY];
+  };
+  return { notice: box(".notice"), next: box(".notice .next-round"), hand: box(".hand-box") };
+}"""
+
+
 def donkey_positions() -> tuple[dict[str, Any], str, dict[str, Any], list[dict[str, Any]]]:
     """A view where a tile fits three or more ends, and a view of the second round's first
     move with the first round's summary."""
@@ -114,3 +125,11 @@ def test_the_hand_stays_in_sight_on_a_phone(contexts: Contexts) -> None:
             assert seen["next"][3] <= ny1 + 1 and seen["next"][1] >= ny0 - 1, seen
             assert seen["hand"][3] <= height, (locale, "the hand ends below the fold", seen)
             assert seen["wide"] <= width
+        # folded, the notice leaves most of the board (the final position) in sight
+        open_height = ny1 - ny0
+        page.locator("main .notice-fold").click()
+        folded = page.evaluate(FOLDED)
+        assert folded["notice"][3] - folded["notice"][1] < open_height / 2, (folded, open_height)
+        assert folded["next"] is not None and folded["hand"][3] <= height
+        page.locator("main .notice-fold").click()
+        assert page.evaluate(FOLDED)["notice"][3] - page.evaluate(FOLDED)["notice"][1] > 100

@@ -719,9 +719,16 @@ export class TablePage {
     const names = this.state.seats.map((_, s) => this.label(s));
     const units = unitNames(names, view.options.teams);
     const decided = decidedText(round, names);
+    // a phone's notice lies over the board: folded, it leaves the final position in sight
+    const folded = this.noticeFolded === round;
     return h(
       "section.notice",
-      { role: "status", "data-end": round.end.kind },
+      { role: "status", "data-end": round.end.kind, class: folded ? "folded" : "" },
+      h(
+        "button.link.notice-fold",
+        { type: "button", "aria-expanded": folded ? "false" : "true", onclick: () => { this.noticeFolded = folded ? null : round; this.render(); } },
+        t(folded ? "table.notice_show" : "table.notice_hide"),
+      ),
       h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(round)),
       decided ? h("p.decided", {}, h("strong", {}, decided)) : null,
       h("ul.plain.counts", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
