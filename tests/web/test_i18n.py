@@ -96,6 +96,16 @@ def test_english_count_strings_have_their_forms() -> None:
         assert "{n}" in strings("en", "ui")[f"{base}.other"], base
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_ending_is_glued_to_a_placeholder(lang: str) -> None:
+    """A name or a number fills a placeholder as it is: an ending glued to it reads as part of
+    it (Uzbek "{side}ga" made "Tulki · yaxshiga", the level "good" declined, and
+    "guest-77d52fga")."""
+    for part in ("ui", "options"):
+        for key, text in strings(lang, part).items():
+            assert not re.search(r"\}[^\W\d_]", text), f"{lang}: {key}: {text}"
+
+
 def test_game_terms_are_each_languages_own_words() -> None:
     fish = {lang: strings(lang, "options")["term.fish"].lower() for lang in LANGUAGES}
     assert fish == {"en": "fish", "ru": "рыба", "bg": "риба", "uz": "baliq"}
