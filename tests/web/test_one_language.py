@@ -1,11 +1,12 @@
 """Every string a person reads comes from the translation files of the language chosen: the
-test plays into a table in each language (the lobby, a table mid-game, a round's end, the end
-of the game, its review, the rules) and checks every visible text node, every option of a
-shown list, and every tooltip, label and placeholder. Each word of them must be a word of that
-language's ui.json and options.json (so a string composed of translations and numbers, tiles,
-names passes, and an English fallback, an internal id or another language's word does not);
-the only other words allowed are the players' own names, the club's name and the names of the
-languages in the switcher. The rules pages' own text is their HTML's (tests/web/test_i18n.py)."""
+test plays into a table in each language (the lobby, a table mid-game, the end of the game,
+its review, the rules; the table's questions and a round's end are shown from positions) and
+checks every visible text node, every option of a shown list, and every tooltip, label and
+placeholder. Each word of them must be a word of that language's ui.json and options.json (so
+a string composed of translations and numbers, tiles, names passes, and an English fallback,
+an internal id or another language's word does not); the only other words allowed are the
+players' own names, the club's name and the names of the languages in the switcher. The rules
+pages' own text is their HTML's (tests/web/test_i18n.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from playwright.sync_api import Page, expect
 
 from kozel.core import Play, PlayDoubles
 from kozel.games import ALL_FIVES, DONKEY, SEA_GOAT
-from tests.web.conftest import Contexts
+from tests.web.conftest import PHONE, Contexts
 from tests.web.play import game_over, step, until
 from tests.web.test_i18n import LANGUAGES, PLACEHOLDER, strings
+from tests.web.test_phone_table import SHOW, donkey_positions, message
 from tests.web.test_table_ui import position, run
 
 WORD = re.compile(r"[^\W\d_]+")
@@ -126,9 +128,10 @@ def test_every_shown_string_is_in_the_players_language(contexts: Contexts, lang:
     check("lobby with a request")
     page.locator("section.waiting button.stop-waiting").click()
     expect(page.locator("section.waiting")).to_have_count(0)
-    # a short game: a loser in a few rounds
+    # a game of one round (a loser at its end): the notice of a round's end while the game
+    # goes on is shown in the next test
     page.fill("#opt-open_threshold", "1")
-    page.fill("#opt-loss_limit", "15")
+    page.fill("#opt-loss_limit", "1")
     page.click("#play-computer")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     play_until(page, "(kozel.page?.state?.view?.history.length ?? 0) >= 6")
@@ -137,8 +140,6 @@ def test_every_shown_string_is_in_the_players_language(contexts: Contexts, lang:
     if page.locator(".hand-tile.playable").count():
         page.locator(".hand-tile.playable").first.click()
         check("table, a tile picked")
-    play_until(page, "document.querySelector('section.notice, .game-over') !== null")
-    check("round end")
     play_until(page, "document.querySelector('.game-over') !== null", 240)
     assert game_over(page)
     check("game over")
@@ -196,7 +197,8 @@ def questions() -> list[tuple[dict[str, Any], list[str]]]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_tables_questions_are_in_the_players_language(contexts: Contexts, lang: str) -> None:
-    page = contexts.page(locale=lang)
+    """On a phone: its short direction buttons and the notice's fold are shown there only."""
+    page = contexts.page(locale=lang, viewport=PHONE)
     page.goto("/rules/goat")
     page.wait_for_selector(".rules-text h2")
     names = {f"p{seat}" for seat in range(4)}
@@ -206,4 +208,16 @@ def test_the_tables_questions_are_in_the_players_language(contexts: Contexts, la
         if view["game"] != "all_fives":  # the question is asked
             assert page.locator("main .actions .prompt").count() >= 1, view["game"]
         problems += [(view["game"], text, strange) for text, strange in foreign(page, lang, names)]
+    # a round's end while the game goes on: its notice, waiting for "next", and folded
+    page.goto("/rules/donkey")
+    page.wait_for_selector(".rules-text h2")
+    _, _, second, rounds = donkey_positions()
+    waiting = {"next_round": {"waiting": [0], "remaining_ms": 60_000}}
+    names = {"guest-1c9329a7"}
+    for extra in ({}, waiting):
+        seen = page.evaluate(SHOW, [message(second, rounds, **extra), 0, None])
+        assert seen["notice"] is not None
+        problems += [("notice", text, strange) for text, strange in foreign(page, lang, names)]
+    page.locator("main .notice-fold").click()
+    problems += [("folded", text, strange) for text, strange in foreign(page, lang, names)]
     assert problems == []

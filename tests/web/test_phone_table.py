@@ -5,6 +5,7 @@ the table page of the club, as the server would send them, and measured."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from playwright.sync_api import Page
@@ -57,6 +58,7 @@ FOLDED = """() => {
 }"""
 
 
+@functools.cache
 def donkey_positions() -> tuple[dict[str, Any], str, dict[str, Any], list[dict[str, Any]]]:
     """A view where a tile fits three or more ends, and a view of the second round's first
     move with the first round's summary."""
