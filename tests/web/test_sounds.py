@@ -68,13 +68,13 @@ def test_the_sounds_switch_off_at_once_and_stay_off(contexts: Contexts) -> None:
     )
     assert page.evaluate("localStorage.getItem('kozel.sound')") == "off"
     before = tones(page)
-    play_moves(page, 4)
+    play_moves(page, 2)
     assert tones(page) == before, "a sound while the sounds are off"
 
     page.reload()
     switch = page.locator(".board-info button.sound-switch")
     expect(switch).to_have_attribute("aria-pressed", "false")
-    play_moves(page, 3)
+    play_moves(page, 2)
     assert page.evaluate("window.audio") == {"contexts": 0, "tones": 0, "gains": []}
 
     switch.click()  # on again: the next moves are heard
