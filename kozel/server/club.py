@@ -96,6 +96,8 @@ class Club:
         self.register_limit = auth.RateLimit(settings.registrations_per_minute)
         self.guest_limit = auth.RateLimit(settings.guests_per_minute)
         self.new_table_limit = auth.RateLimit(settings.requests_per_minute)
+        self._pairing = asyncio.Lock()
+        """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
         self.announcer = Announcer(self._tell_presence, settings.lease_seconds / 3)
@@ -749,27 +751,33 @@ class Club:
         *,
         client: str,
     ) -> dict[str, Any]:
-        """Join whoever waits for the same game and options, or wait for someone."""
+        """Join whoever waits for the same game and options, or wait for someone; pressed
+        again while waiting, the same request (never a second one)."""
         self._count_new_table(client)
         full_options, _ = self._validate(game, options, seconds, {}, rated)
-        async with self.sessions() as session:
-            candidates = await session.scalars(
-                select(GameRequest)
-                .where(GameRequest.status == "open", GameRequest.game == game)
-                .order_by(GameRequest.id)
-            )
-            waiting = [
-                request.id
-                for request in candidates
-                if request.options == full_options
-                and request.seconds_per_move == seconds
-                and request.rated == rated
-                and None in request.seats
-                and not any(s and s.get("user") == user.id for s in request.seats)
-            ]
-        if waiting:
-            return await self.join(user, waiting[0])
-        return await self._create_request(user, game, options, seconds, rated, {})
+        # one look-and-open at a time in this process: two people pressing together are
+        # paired, not left waiting at two requests of the same wish
+        async with self._pairing:
+            async with self.sessions() as session:
+                candidates = await session.scalars(
+                    select(GameRequest)
+                    .where(GameRequest.status == "open", GameRequest.game == game)
+                    .order_by(GameRequest.id)
+                )
+                same = [
+                    request
+                    for request in candidates
+                    if request.options == full_options
+                    and request.seconds_per_move == seconds
+                    and request.rated == rated
+                    and None in request.seats
+                ]
+            seated = [r.id for r in same if any(s and s.get("user") == user.id for s in r.seats)]
+            if seated:
+                return await self.request(seated[0])
+            if same:
+                return await self.join(user, same[0].id)
+            return await self._create_request(user, game, options, seconds, rated, {})
 
     async def _open_request(self, session: AsyncSession, request_id: int) -> GameRequest:
         request: GameRequest | None = await session.get(

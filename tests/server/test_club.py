@@ -281,6 +281,45 @@ def test_the_lobby_is_live_and_people_are_paired(server: RunningServer) -> None:
     assert httpx.get(f"{server.url}/api/games/999").status_code == 404
 
 
+def test_play_with_a_person_never_leaves_two_waiting_for_the_same_game(
+    server: RunningServer,
+) -> None:
+    """Pressed again while waiting: the same request, not a second one. Pressed by several
+    people at once: they sit at one request, which starts once it is full."""
+    wanted = {"game": "goat", "options": {"players": 3}, "seconds_per_move": 45}
+    alice = player(server)
+    alice.guest()
+    first = alice.post("/api/play/person", wanted).json()
+    again = alice.post("/api/play/person", wanted).json()
+    assert again["id"] == first["id"] and again["status"] == "open"
+    assert sum(1 for s in again["seats"] if s) == 1
+    others = [player(server) for _ in range(2)]
+    for other in others:
+        other.guest()
+    threads = [in_thread(other.post, "/api/play/person", wanted) for other in others]
+    answers = []
+    for thread, out in threads:
+        thread.join(10)
+        answers.append(out[0].json())
+    assert {a["id"] for a in answers} == {first["id"]}
+    started = alice.http.get(f"/api/requests/{first['id']}").json()
+    assert started["status"] == "started" and started["game_id"]
+    assert httpx.get(f"{server.url}/api/requests").json() == []
+    # two people press at the same moment, nobody waiting before them: one game, not two
+    # requests (a few times over: the race is a matter of timing)
+    for seconds in (46, 47, 48):
+        pair = [player(server), player(server)]
+        for person in pair:
+            person.guest()
+        wish = {"game": "goat", "options": {"players": 2}, "seconds_per_move": seconds}
+        threads = [in_thread(person.post, "/api/play/person", wish) for person in pair]
+        for thread, _ in threads:
+            thread.join(10)
+        ids = {out[0].json()["id"] for _, out in threads}
+        assert len(ids) == 1, f"two requests for one wish: {ids}"
+    assert httpx.get(f"{server.url}/api/requests").json() == []
+
+
 def test_play_with_the_computer_in_one_click(server: RunningServer) -> None:
     guest = player(server)
     guest.guest()

@@ -36,16 +36,74 @@ def strings(lang: str, part: str) -> dict[str, str]:
     return data
 
 
+# The plural forms (as Intl.PluralRules names them) each language's counted words take: a count
+# string is a key per form, "table.tiles.one", "table.tiles.few"… (i18n.js's plural()); every
+# language has "other", the one it falls back to. Uzbek nouns do not change after a number.
+PLURAL_FORMS = {
+    "en": {"one", "other"},
+    "bg": {"one", "other"},
+    "ru": {"one", "few", "many", "other"},
+    "uz": {"other"},
+}
+FORM = re.compile(r"\.(zero|one|two|few|many|other)$")
+
+
+def plural_bases(table: dict[str, str]) -> dict[str, set[str]]:
+    """The count strings of a table: base key -> its forms."""
+    bases: dict[str, set[str]] = {}
+    for key in table:
+        found = FORM.search(key)
+        if found:
+            bases.setdefault(key[: found.start()], set()).add(found.group(1))
+    return bases
+
+
+def unpluralized(table: dict[str, str]) -> list[str]:
+    """The keys in order, each count string once (by its base key)."""
+    keys: list[str] = []
+    for key in table:
+        base = FORM.sub("", key)
+        if not keys or keys[-1] != base:
+            keys.append(base)
+    return keys
+
+
 @pytest.mark.parametrize("part", ["ui", "options"])
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
 def test_every_language_has_every_string(lang: str, part: str) -> None:
     english, other = strings("en", part), strings(lang, part)
-    assert list(other) == list(english), f"{lang}/{part}.json: keys differ from English"
+    assert unpluralized(other) == unpluralized(english), f"{lang}/{part}.json: keys differ"
     for key, text in english.items():
+        if FORM.search(key):
+            continue
         assert other[key].strip(), f"{lang}: {key} is empty"
         assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (
             f"{lang}: {key} has other placeholders than English"
         )
+    english_counts = plural_bases(english)
+    for base, forms in plural_bases(other).items():
+        assert forms == PLURAL_FORMS[lang], f"{lang}: {base} has the forms {forms}"
+        wanted = set(PLACEHOLDER.findall(english[f"{base}.other"]))
+        for form in forms:
+            text = other[f"{base}.{form}"]
+            assert text.strip() and set(PLACEHOLDER.findall(text)) == wanted, (lang, base, form)
+    assert set(english_counts) == set(plural_bases(other))
+
+
+def test_english_count_strings_have_their_forms() -> None:
+    for base, forms in plural_bases(strings("en", "ui")).items():
+        assert forms == PLURAL_FORMS["en"], base
+        assert "{n}" in strings("en", "ui")[f"{base}.other"], base
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_ending_is_glued_to_a_placeholder(lang: str) -> None:
+    """A name or a number fills a placeholder as it is: an ending glued to it reads as part of
+    it (Uzbek "{side}ga" made "Tulki · yaxshiga", the level "good" declined, and
+    "guest-77d52fga")."""
+    for part in ("ui", "options"):
+        for key, text in strings(lang, part).items():
+            assert not re.search(r"\}[^\W\d_]", text), f"{lang}: {key}: {text}"
 
 
 def test_game_terms_are_each_languages_own_words() -> None:
@@ -112,7 +170,11 @@ def test_every_key_the_code_uses_exists() -> None:
     known = strings("en", "ui") | strings("en", "options")
     used: set[str] = set()
     for source in (WEB / "static").glob("*.js"):
-        for key in re.findall(r"\bt\(\s*[`\"]([^`\"]+)[`\"]", source.read_text("utf-8")):
+        code = source.read_text("utf-8")
+        # a count string is asked for by its base key: its forms are checked above
+        counted = re.findall(r"\bplural\(\s*[`\"]([^`\"]+)[`\"]", code)
+        used.update(f"{key}.other" for key in counted)
+        for key in re.findall(r"\bt\(\s*[`\"]([^`\"]+)[`\"]", code):
             if "${" not in key:
                 used.add(key)
             else:

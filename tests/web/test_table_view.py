@@ -176,6 +176,8 @@ def log_of(view: dict[str, Any], seats: list[str]) -> list[tuple[int, str, str]]
         fill["value"] = on.get(entry.get("tile") or "")
         key = {"drew": "log.drew_tiles" if entry.get("tiles") else "log.drew"}.get(kind)
         key = key or {"knock": "review.knock", "lead": "log.lead", "play": "log.play"}.get(kind)
+        if key and kind == "drew":  # a count: English's two forms
+            key += ".one" if entry["n"] == 1 else ".other"
         text = en[key] if key else ""
         for name, value in fill.items():
             text = text.replace(f"{{{name}}}", str(value))

@@ -47,6 +47,17 @@ export function t(key, params = {}) {
   return text;
 }
 
+/** A count in words, in the form the current language gives that number: the string of
+ * `${key}.${form}` (form as Intl.PluralRules names it: one, few, many, other), else
+ * `${key}.other`, with {n} filled in (and any other params). A language lists only the forms
+ * its nouns take (Uzbek: other alone; Russian: one, few, many, other). */
+export function plural(key, n, params = {}) {
+  const form = new Intl.PluralRules(lang).select(n);
+  const own = [`${key}.${form}`, `${key}.other`].find((k) => k in strings);
+  const found = own ?? [`${key}.${new Intl.PluralRules("en").select(n)}`, `${key}.other`].find((k) => k in fallback) ?? `${key}.other`;
+  return t(found, { n, ...params });
+}
+
 export function has(key) {
   return key in strings || key in fallback;
 }

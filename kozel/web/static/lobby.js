@@ -3,7 +3,7 @@ import { get, post } from "./api.js";
 import { again, explain, go, link, refreshUser, session, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 import { seatNames } from "./names.js";
 import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { LiveSocket } from "./socket.js";
@@ -49,6 +49,7 @@ export class LobbyPage {
     this.chat.speaker(Boolean(user), t("chat.sign_in"));
     this.list = h("div#requests");
     this.yours = h("div#your-games");
+    this.waiting = h("div#waiting");
     mount(
       this.main,
       h(
@@ -56,8 +57,14 @@ export class LobbyPage {
         {},
         user ? null : this.signIn(),
         user ? this.form() : null,
-        h("section.card.requests", { "aria-labelledby": "requests-title" }, h("h2#requests-title", {}, t("lobby.open_requests")), this.list),
-        user ? h("section.card", {}, h("h2", {}, t("lobby.your_games")), this.yours) : null,
+        // beside the form (below it on a phone): what you wait for, your games, then the others'
+        h(
+          "div.lobby-side",
+          {},
+          this.waiting,
+          user ? h("section.card.your-games", { "aria-labelledby": "your-games-title" }, h("h2#your-games-title", {}, t("lobby.your_games")), this.yours) : null,
+          h("section.card.requests", { "aria-labelledby": "requests-title" }, h("h2#requests-title", {}, t("lobby.open_requests")), this.list),
+        ),
       ),
     );
     this.renderRequests();
@@ -68,6 +75,7 @@ export class LobbyPage {
     try {
       const me = await get(`/api/players/${encodeURIComponent(session.user.name)}`);
       const live = me.games.filter((g) => g.status === "playing");
+      this.yours.closest(".your-games")?.classList.toggle("live", live.length > 0); // a phone shows it first
       // the others by name (computer players as their animals), yourself as "you"
       const seats = (g) => seatNames(g.seats, g.id).map((name, seat) => (g.seats[seat] === session.user.name ? t("table.you") : name));
       mount(
@@ -205,14 +213,16 @@ export class LobbyPage {
         if (request.game_id) go(`/games/${request.game_id}`);
         else {
           this.mine.add(request.id);
-          toast(t("lobby.created"), "info");
+          // "play with a person" may have seated you at someone's request: the waiting card
+          // (renderWaiting) says which and for how many more; a request you open is yours
+          if (path === "/api/requests") toast(t("lobby.created"), "info");
         }
       } catch (e) {
         error.textContent = explain(e);
       }
     };
     return h(
-      "section.card.play",
+      "section.card.play-form",
       { "aria-labelledby": "play-title" },
       h("h1#play-title", {}, t("lobby.play")),
       h(
@@ -220,7 +230,7 @@ export class LobbyPage {
         // games against the computer are never rated
         { onsubmit: (e) => { e.preventDefault(); act("/api/play/computer", { level: level.value, rated: false }); } },
         h(
-          "div.row",
+          "div.row.choose",
           {},
           h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, howTo),
           h("div.field", {}, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
@@ -291,7 +301,51 @@ export class LobbyPage {
     this.renderRequests();
   }
 
+  /** A card per open request you sit at: the game, how many more players it needs, that it
+   * starts by itself, and how to stop waiting; and how many other requests wait for players. */
+  renderWaiting() {
+    const me = session.user;
+    if (!this.waiting) return;
+    if (!me) {
+      mount(this.waiting);
+      return;
+    }
+    const sits = (r) => r.seats.some((seat) => seat && seat.name === me.name);
+    const others = this.requests.filter((r) => !sits(r) && r.seats.includes(null)).length;
+    mount(
+      this.waiting,
+      this.requests.filter(sits).map((r) => {
+        const taken = r.seats.filter(Boolean).length;
+        const creator = r.seats[0] && r.seats[0].name === me.name;
+        const act = async (what) => {
+          try {
+            await post(`/api/requests/${r.id}/${what}`);
+          } catch (e) {
+            toast(explain(e));
+          }
+        };
+        return h(
+          "section.card.waiting",
+          { role: "status", "data-request": r.id },
+          h("h2", {}, t("lobby.waiting_title")),
+          h("p", {}, h("strong", {}, gameName(r.game)), " · ", optionsSummary(r.game, r.options)),
+          h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - taken, { taken, seats: r.seats.length })),
+          h("p.small.muted", {}, t("lobby.waiting_help")),
+          others ? h("p.small.waiting-others", {}, plural("lobby.waiting_others", others)) : null,
+          h(
+            "div.buttons",
+            {},
+            creator
+              ? h("button.stop-waiting", { type: "button", onclick: () => act("cancel") }, t("lobby.cancel"))
+              : h("button.stop-waiting", { type: "button", onclick: () => act("leave") }, t("lobby.leave")),
+          ),
+        );
+      }),
+    );
+  }
+
   renderRequests() {
+    this.renderWaiting();
     if (!this.list) return;
     const me = session.user;
     if (!this.requests.length) {

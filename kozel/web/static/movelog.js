@@ -3,7 +3,7 @@
 // The list is one element kept across the table's redraws, so a screen reader following it
 // (aria-live) hears only the moves added.
 import { clear, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 import { laidOn } from "./layout.js";
 
 /**
@@ -48,7 +48,7 @@ export function describe(entry, name) {
   if (entry.kind === "lead") return noted(t("log.lead", { name, tile: move.play }));
   if (entry.kind === "play") return noted(t("log.play", { name, tile: move.play, value: entry.value ?? "?" }));
   if (entry.kind === "doubles") return scored(t("review.doubles", { name, tiles: move.doubles.map((d) => `${d.tile}${d.close ? ` (${t("review.closed")})` : ""}`).join(", ") }));
-  if (entry.kind === "drew") return entry.tiles.length ? t("log.drew_tiles", { name, n: entry.n, tiles: entry.tiles.join(", ") }) : t("log.drew", { name, n: entry.n });
+  if (entry.kind === "drew") return entry.tiles.length ? plural("log.drew_tiles", entry.n, { name, tiles: entry.tiles.join(", ") }) : plural("log.drew", entry.n, { name });
   return t("review.knock", { name });
 }
 

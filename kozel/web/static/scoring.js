@@ -4,7 +4,7 @@
 // by the server only at an unrated table and shown only when the player's switch is on (on by
 // default against the computer, off against people; docs/decisions.md).
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 
 /** True when the view's game scores during play. */
 export function scoresDuringPlay(view) {
@@ -32,7 +32,7 @@ export function seatScore(view, unit, seat) {
   const just = lastScore(view);
   return [
     h("span.score.race", { title: t("score.running") }, String(running(view, unit))),
-    just && just.seat === seat ? h("span.just-scored", { "data-key": just.key, title: t("score.just_made", { points: just.points }) }, `+${just.points}`) : null,
+    just && just.seat === seat ? h("span.just-scored", { "data-key": just.key, title: plural("score.just_made", just.points) }, `+${just.points}`) : null,
   ];
 }
 

@@ -4,7 +4,7 @@
 // when some round has any), the credit at the end of the hand, the score after; a round in
 // which Sea Goat wrote every record off is struck through. Fish rounds are marked in both.
 import { h, s } from "./dom.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 
 /** As the sheet shows an account: "37" (open), "+9" (remembered), "0". */
 export function show(entry) {
@@ -69,7 +69,7 @@ export function creditText(round, units, options) {
     const u = credited.findIndex((c) => c > 0);
     return t("notice.written_off", { side: units[u] ?? "—", credit: credited[u] ?? 0 });
   }
-  const parts = round.sheet.filter((e) => e.during).map((e) => t("notice.during", { side: units[round.sheet.indexOf(e)], points: e.during }));
+  const parts = round.sheet.filter((e) => e.during).map((e) => plural("notice.during", e.during, { side: units[round.sheet.indexOf(e)] }));
   const u = credited.findIndex((c) => c > 0);
   if (u >= 0) parts.push(t("notice.credited", { side: units[u], credit: credited[u] }));
   else if (round.end.kind === "timeout") parts.push(t("notice.nothing_timeout"));

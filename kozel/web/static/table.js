@@ -12,7 +12,7 @@ import { banner, go, link, refreshUser, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { follow } from "./drag.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, plural, t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
 import { isBot, seatName, shortName } from "./names.js";
@@ -20,6 +20,7 @@ import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./
 import { endSum, hintMark, hints, hintsWanted, hintSwitch, scoresDuringPlay, seatScore, setHintsWanted } from "./scoring.js";
 import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
+import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
 
 // where each seat sits, from yours on: play passes clockwise, so the next is on your left
@@ -145,7 +146,9 @@ export class TablePage {
     if (message.type !== "state" || message.version <= this.seen) return;
     if (message.status !== "playing" && message.rated && this.state?.status === "playing") refreshUser(); // the header's rating moved
     this.seen = message.version;
+    const before = this.state;
     this.state = message;
+    this.sound(before, message);
     this.chat.speaker(this.you !== null, t("chat.watchers"));
     this.busy = false;
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
@@ -167,6 +170,24 @@ export class TablePage {
       this.roundsSeen = finished;
     }
     this.render();
+  }
+
+  /** The sound of what a new state brings: a round's end; else the latest move (a tile laid,
+   * a draw, a knock), then a chime when it has become your turn. */
+  sound(before, after) {
+    if (!before || !before.view || !after.view) return;
+    if (after.rounds.length > before.rounds.length) {
+      play("round_end");
+      return;
+    }
+    const history = after.view.history;
+    const moved = after.view.round === before.view.round && history.length > before.view.history.length;
+    if (moved) {
+      const latest = history[history.length - 1];
+      play(latest.knock ? "knocked" : latest.draw !== undefined ? "drew" : "laid");
+    }
+    const yours = (state) => this.you !== null && state.status === "playing" && state.view.turn === this.you;
+    if (yours(after) && !yours(before)) setTimeout(() => play("turn"), moved ? 250 : 0);
   }
 
   syncHand(hand) {
@@ -433,7 +454,7 @@ export class TablePage {
         scoresDuringPlay(view) ? seatScore(view, this.unitOf(seat), seat) : score(view.sheet[this.unitOf(seat)]),
         backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
         shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: 10, label: tile }))) : null,
-        h("span.count", { title: t("table.tiles_in_hand") }, t("table.tiles", { n: count })),
+        h("span.count", { title: t("table.tiles_in_hand") }, plural("table.tiles", count)),
         turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
       ),
@@ -521,6 +542,7 @@ export class TablePage {
             this.render();
           })
         : null,
+      soundSwitch(),
     );
   }
 
@@ -686,7 +708,17 @@ export class TablePage {
       const shows = (arm) => view.layout.arms.find((x) => x.arm === arm)?.shows;
       actions.push(
         h("span.prompt", {}, t("table.which_arm", { tile: this.pick.tile })),
-        arms.map((arm) => h("button.arm", { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) }, t("table.arm", { arm, shows: shows(arm) }), hinted ? hintMark(hinted.at(this.pick.tile, arm)) : null)),
+        // a phone shows the short label (the number its marker on the board shows): four
+        // long buttons would push the hand below the fold
+        arms.map((arm) =>
+          h(
+            "button.arm",
+            { type: "button", "data-arm": arm, onclick: () => this.chooseArm(arm) },
+            h("span.arm-long", {}, t("table.arm", { arm, shows: shows(arm) })),
+            h("span.arm-short", {}, t("table.arm_short", { arm, shows: shows(arm) })),
+            hinted ? hintMark(hinted.at(this.pick.tile, arm)) : null,
+          ),
+        ),
       );
     } else if (this.pick && this.pick.close === undefined) {
       actions.push(h("span.prompt", { role: "alert" }, t("term.close_arm_question")), yesNo("close", (v) => this.chooseClose(v)));
@@ -698,7 +730,7 @@ export class TablePage {
       const move = this.planned();
       actions.push(
         h("span.prompt", {}, t("table.plan", { tiles: this.plan.map((p) => `${p.tile}${p.close ? " ✕" : ""}`).join(", ") || "—" })),
-        h("button.primary.lay-doubles", { type: "button", disabled: !move, onclick: () => move && this.send(move) }, t("table.lay_doubles", { n: this.plan.length })),
+        h("button.primary.lay-doubles", { type: "button", disabled: !move, onclick: () => move && this.send(move) }, plural("table.lay_doubles", this.plan.length)),
         h("button.link", { type: "button", onclick: () => { this.plan = null; this.render(); } }, t("table.cancel")),
       );
     }
@@ -744,16 +776,23 @@ export class TablePage {
     const names = this.state.seats.map((_, s) => this.label(s));
     const units = unitNames(names, view.options.teams);
     const decided = decidedText(round, names);
+    // a phone's notice lies over the board: folded, it leaves the final position in sight
+    const folded = this.noticeFolded === round;
     return h(
       "section.notice",
-      { role: "status", "data-end": round.end.kind },
+      { role: "status", "data-end": round.end.kind, class: folded ? "folded" : "" },
+      h(
+        "button.link.notice-fold",
+        { type: "button", "aria-expanded": folded ? "false" : "true", onclick: () => { this.noticeFolded = folded ? null : round; this.render(); } },
+        t(folded ? "table.notice_show" : "table.notice_hide"),
+      ),
       h("h2", {}, round.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(round)),
       decided ? h("p.decided", {}, h("strong", {}, decided)) : null,
       h("ul.plain.counts", {}, round.counts.map((c, s) => h("li", {}, t("table.count_of", { name: names[s], count: c })))),
       isRace(view.game)
         ? h("p.small.credited", {}, creditText(round, units, view.options))
         : h("p.small", {}, round.sheet.map((e, u) => `${units[u]}: +${e.charged}`).join(" · ")),
-      round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), t("table.eggs_carried", { n: round.eggs })) : null,
+      round.eggs ? h("p.small", {}, fishIcon(t("term.eggs")), plural("table.eggs_carried", round.eggs)) : null,
       this.state.next_round ? this.nextRound(names) : h("button.ok", { type: "button", onclick: () => { this.notice = null; this.render(); } }, t("table.ok")),
     );
   }
