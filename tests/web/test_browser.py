@@ -750,6 +750,18 @@ def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path,
     assert hands == [len(h) for h in record["rounds"][0]["deal"]["hands"]]
     page.keyboard.press("ArrowRight")
     expect(page.locator(".layout-svg g.tile")).to_have_count(1)
+    # the moves in the move log's words: the lead, then a tile on the value it was laid on
+    first, second = record["rounds"][0]["moves"][:2]
+    lead = en["log.lead"].format(name=labels[first["seat"]], tile=first["play"])
+    expect(page.locator(".review p.move")).to_contain_text(lead)
+    if "play" in second:
+        page.keyboard.press("ArrowRight")
+        lead_tile = set(first["play"].split("-"))
+        value = next(v for v in second["play"].split("-") if v in lead_tile)
+        mover = labels[second["seat"]]
+        played = en["log.play"].format(name=mover, tile=second["play"], value=value)
+        expect(page.locator(".review p.move")).to_contain_text(played)
+        page.keyboard.press("ArrowLeft")
     page.click("button.last")
     moves = record["rounds"][0]["moves"]
     played = sum(1 for m in moves if "play" in m) + sum(

@@ -5,7 +5,8 @@ import { get } from "./api.js";
 import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
-import { drawLayout } from "./layout.js";
+import { drawLayout, laidOn } from "./layout.js";
+import { describe } from "./movelog.js";
 import { legend, lineChart } from "./chart.js";
 import { seatNames } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
@@ -64,14 +65,15 @@ export class ReviewPage {
     this.render();
   }
 
-  describe(move) {
+  /** The move that led to a position, in the words of the table's move log (the value a
+   * tile was laid on, read from the position's layout; the points it scored); a draw names
+   * its tile, since the review shows every hand. */
+  describe(move, layout) {
     if (!move) return t("review.deal");
     const who = this.seats[move.seat];
-    if (move.play) return t("review.play", { name: who, tile: move.play, arm: move.arm ?? "—" }) + (move.close ? ` (${t("review.closed")})` : "") + (move.hundred ? ` (${t("review.hundred")})` : "");
-    if (move.doubles) return t("review.doubles", { name: who, tiles: move.doubles.map((d) => `${d.tile}→${d.arm}${d.close ? "✕" : ""}`).join(", ") });
     if (move.draw) return t("review.draw", { name: who, tile: move.draw });
-    if (move.knock) return t("review.knock", { name: who });
-    return "";
+    const kind = move.knock ? "knock" : move.doubles ? "doubles" : move.arm === undefined || move.arm === null ? "lead" : "play";
+    return describe({ kind, move, value: move.play ? laidOn(layout).get(move.play) : undefined }, who);
   }
 
   render() {
@@ -126,7 +128,7 @@ export class ReviewPage {
           h("button.next", { type: "button", "aria-label": t("review.next"), onclick: () => this.go(1) }, "▶"),
           h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "▶▶"),
         ),
-        h("p.move", { "aria-live": "polite" }, this.describe(at.move), this.step === this.steps.length - 1 ? ` — ${[endText(round.end, this.seats), decidedText(round, this.seats)].filter(Boolean).join(" · ")}` : ""),
+        h("p.move", { "aria-live": "polite" }, this.describe(at.move, at.layout), this.step === this.steps.length - 1 ? ` — ${[endText(round.end, this.seats), decidedText(round, this.seats)].filter(Boolean).join(" · ")}` : ""),
         h(
           "div.all-hands",
           {},
