@@ -7,6 +7,7 @@ keeps the whole layout inside its board with the hand above the fold."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -169,7 +170,7 @@ def positions(count: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_table_keeps_the_layout_on_its_board_above_the_hand(
-    contexts: Contexts, viewport: dict[str, int]
+    contexts: Contexts, shots: Path, viewport: dict[str, int]
 ) -> None:
     """Goat's long lines and Donkey's crosses at their largest, and others: the layout drawn
     inside the board, the board and the hand within the first screen, nothing wider than it."""
@@ -193,3 +194,10 @@ def test_the_table_keeps_the_layout_on_its_board_above_the_hand(
         assert seen["hand"][3] <= height, f"the hand ends at {seen['hand'][3]} px"
         assert seen["wide"] <= width
         assert seen["u"] >= (12 if width < 720 else 20), seen
+    if viewport == PHONE:  # the README's picture: the longest Donkey cross, on a phone
+        crosses = [m for m in messages if m["view"]["game"] == "donkey"]
+        longest = max(
+            crosses, key=lambda m: sum(len(a["tiles"]) for a in m["view"]["layout"]["arms"])
+        )
+        page.evaluate(MEASURE, [longest])
+        page.screenshot(path=shots / "donkey-cross-phone.png")
