@@ -836,15 +836,23 @@ def test_a_lone_bykovo_game_against_the_computer(contexts: Contexts) -> None:
     number = game_id(page)
     turns = 0
 
+    # the state and the page it drew, read at once: a move just sent may be answered (even by
+    # the end of the game) between two separate looks
+    look = """() => {
+      const view = kozel.page.state.view;
+      const shown = (selector) => [...document.querySelectorAll(selector)]
+        .some((el) => el.offsetParent !== null);
+      return { lead: view.layout.first === null, legal: view.legal_moves.length,
+               arm: shown("button.arm"), knock: shown("button.knock") };
+    }"""
+
     def offered_the_pass(page: Page) -> None:
         nonlocal turns
-        view = page.evaluate("kozel.page.state.view")
-        if view["layout"]["first"] is None or not view["legal_moves"]:
-            return
-        if page.locator("button.arm").count():  # a tile picked, its direction asked
-            return
-        expect(page.locator("button.knock")).to_be_visible()
-        turns += 1
+        seen = page.evaluate(look)
+        # after the lead, with moves to make and no direction being asked
+        if not seen["lead"] and seen["legal"] and not seen["arm"]:
+            assert seen["knock"], "no pass offered"
+            turns += 1
 
     play_to_end([page], on_turn=offered_the_pass)
     assert turns > 0
