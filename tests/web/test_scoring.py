@@ -165,10 +165,14 @@ def test_the_hint_can_be_switched_off_and_is_remembered(contexts: Contexts) -> N
     switch = page.locator(".hint-switch input")
     expect(switch).to_be_checked()
     switch.uncheck()
+    moved_at = -1  # the version the guest last moved at: its state is stale until the next
     for _ in range(60):  # moves, until a hint would have been shown
-        if my_turn(page) and page.evaluate("kozel.page.state.view.hint.length") > 0:
+        at, hinted = page.evaluate("[kozel.page.state.version, kozel.page.state.view.hint.length]")
+        if my_turn(page) and at != moved_at and hinted > 0:
             break
-        if not step(page):
+        if step(page):
+            moved_at = at
+        else:
             page.wait_for_timeout(50)
     assert page.evaluate("kozel.page.state.view.hint.length") > 0, "nothing to hint in 60 moves"
     expect(page.locator(".hand-tile .hint")).to_have_count(0)
