@@ -31,36 +31,30 @@ def upgrade() -> None:
         sa.Column("finished_at", sa.DateTime(timezone=True)),
     )
     op.create_index("ix_tournaments_status", "tournaments", ["status"])
-    with op.batch_alter_table("requests") as batch:
-        batch.add_column(
-            sa.Column("tournament", sa.Boolean, nullable=False, server_default=sa.false())
-        )
-        batch.add_column(sa.Column("tournament_id", sa.Integer))
-        batch.create_foreign_key(
-            "fk_requests_tournament_id", "tournaments", ["tournament_id"], ["id"]
-        )
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("tournament_id", sa.Integer))
-        batch.create_foreign_key("fk_games_tournament_id", "tournaments", ["tournament_id"], ["id"])
-        batch.create_index("ix_games_tournament_id", ["tournament_id"])
-    with op.batch_alter_table("rating_history") as batch:
-        batch.add_column(sa.Column("tournament_id", sa.Integer))
-        batch.create_foreign_key(
-            "fk_rating_history_tournament_id", "tournaments", ["tournament_id"], ["id"]
-        )
+    # plain ADD COLUMNs: a batch (copy-and-move) of ``games`` on SQLite would drop the old
+    # table, and its ON DELETE CASCADE would empty game_events and game_players
+    op.add_column(
+        "requests", sa.Column("tournament", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    for table in ("requests", "games", "rating_history"):
+        if sqlite:  # SQLite adds a column with its reference, which Alembic will not write
+            op.execute(
+                f"ALTER TABLE {table} ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id)"
+            )
+        else:
+            op.add_column(
+                table, sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id"))
+            )
+    op.create_index("ix_games_tournament_id", "games", ["tournament_id"])
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rating_history") as batch:
-        batch.drop_constraint("fk_rating_history_tournament_id", type_="foreignkey")
-        batch.drop_column("tournament_id")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_index("ix_games_tournament_id")
-        batch.drop_constraint("fk_games_tournament_id", type_="foreignkey")
-        batch.drop_column("tournament_id")
+    op.drop_index("ix_games_tournament_id", "games")
+    for table in ("rating_history", "games", "requests"):
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column("tournament_id")
     with op.batch_alter_table("requests") as batch:
-        batch.drop_constraint("fk_requests_tournament_id", type_="foreignkey")
-        batch.drop_column("tournament_id")
         batch.drop_column("tournament")
     op.drop_index("ix_tournaments_status", "tournaments")
     op.drop_table("tournaments")
