@@ -312,8 +312,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def rules() -> list[dict[str, Any]]:
         """Every game: its family (``goat``: loser-scoring, ``race``: winner-scoring), its board
         (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
-        bounds of a rated game, meaning) and presets."""
-        return [game_info(r) for r in GAMES.values()]
+        bounds of a rated game, meaning) and presets; ``tournament``: the club runs its
+        micro-tournaments (``POST /api/tournaments``)."""
+        return [{**game_info(r), "tournament": r.id == tourney.GAME} for r in GAMES.values()]
 
     @app.get("/api/requests")
     async def requests() -> list[dict[str, Any]]:

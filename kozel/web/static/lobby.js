@@ -278,6 +278,7 @@ export class LobbyPage {
 
   /** A Bykovo micro-tournament request: the field (4 to 7), the move clock, rated or not. */
   tournamentForm() {
+    const game = this.games.find((g) => g.tournament);
     const field = h("select#tournament-players", { name: "players" }, [4, 5, 6, 7].map((n) => h("option", { value: n }, String(n))));
     const seconds = h("input#tournament-seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
     const rated = h("input#tournament-rated", { type: "checkbox", name: "rated" });
@@ -297,7 +298,7 @@ export class LobbyPage {
       "section.card.tournament-form",
       { "aria-labelledby": "tournament-form-title" },
       h("h2#tournament-form-title", {}, t("tournament.request")),
-      h("p.small.muted", {}, t("tournament.intro"), " ", link("/rules/bykovo", t("lobby.how_to_play"))),
+      h("p.small.muted", {}, t("tournament.intro"), " ", game ? link(`/rules/${game.id}`, t("lobby.how_to_play")) : null),
       h(
         "form",
         { onsubmit: (e) => { e.preventDefault(); create(); } },
