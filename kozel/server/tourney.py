@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from kozel.games import BYKOVO
 from kozel.notation import replay
 from kozel.server.db import Game, GamePlayer, RatingChange, TournamentRow, User, now
-from kozel.tournament import LIMITS, SEATS, Tournament, rating_gains
+from kozel.tournament import LIMITS, SEATS, Tournament, TournamentError, rating_gains
 
 _secure = random.SystemRandom()
 GAME = BYKOVO.id
@@ -64,11 +64,21 @@ def fresh(row: TournamentRow) -> Tournament:
 
 
 def rebuild(row: TournamentRow, records: list[dict[str, Any]]) -> Tournament:
-    """The tournament after its finished games (their records, in order)."""
+    """The tournament after its finished games (their records, in order); raises
+    ``TournamentError`` if a stored game was not seated as the rules and the seed say."""
     t = fresh(row)
-    for record in records:
-        t.add_game(t.seating(), replay(record))
+    for g, record in enumerate(records):
+        seating = t.seating()
+        seated = [table_label(row.entrants[p]) for p in seating]
+        if record.get("seats") != seated:
+            raise TournamentError(f"game {g} seated {record.get('seats')}, not {seated}")
+        t.add_game(seating, replay(record))
     return t
+
+
+def table_label(entrant: dict[str, Any]) -> str:
+    """How a game's record labels an entrant's seat (tables.py's ``_label``)."""
+    return str(entrant["name"]) if "user" in entrant else f"bot:{entrant['bot']}"
 
 
 def game_seats(row: TournamentRow, seating: list[int]) -> list[dict[str, Any]]:
