@@ -815,6 +815,7 @@ class Club:
                     and request.seconds_per_move == seconds
                     and request.rated == rated
                     and None in request.seats
+                    and not request.tournament  # a lone game's wish, not a tournament's
                 ]
             seated = [r.id for r in same if any(s and s.get("user") == user.id for s in r.seats)]
             if seated:

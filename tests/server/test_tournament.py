@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from typer.testing import CliRunner
 
+from kozel.cli import app as cli
 from kozel.server.club import Club
 from kozel.server.settings import Settings
 from kozel.tournament import replay_tournament
@@ -58,7 +60,7 @@ def play_my_games(
 
 
 def test_a_tournament_request_with_computer_players_is_played_to_the_end(
-    server: RunningServer,
+    server: RunningServer, tmp_path: Path
 ) -> None:
     alice = Player(server.url, server.ws)
     alice.register("alice")
@@ -76,6 +78,15 @@ def test_a_tournament_request_with_computer_players_is_played_to_the_end(
     assert first["limit"] == 75 and len(first["players"]) == 5
     assert first["games"][0]["id"] == request["game_id"]
     assert sum(s["sitting_out"] for s in first["standings"]) == 1
+    # anyone (those who sit out too) may watch the game being played: no hand but laid tiles
+    watcher = Player(server.url, server.ws)
+    with watcher.socket(request["game_id"]) as sock:
+        watched = receive(sock)
+    assert watched["type"] == "state" and watched["you"] is None
+    assert watched["tournament"] == tournament_id
+    if watched["status"] == "playing" and "shown" not in watched:
+        laid = set(TILE.findall(json.dumps(watched.get("view", {}).get("layout", {}))))
+        assert set(TILE.findall(json.dumps(watched))) <= laid
     seen: dict[int, list[dict[str, Any]]] = {}
     final = play_my_games(alice, tournament_id, "alice", time.monotonic() + 120, seen)
     assert seen, "alice sat at no game"
@@ -101,6 +112,11 @@ def test_a_tournament_request_with_computer_players_is_played_to_the_end(
     assert record["format"] == "kozel-tournament/1" and record["rated"] is False
     checked = replay_tournament(record)
     assert [s.score for s in checked.standings()] == [s["score"] for s in final["standings"]]
+    # and `kozel replay` takes it as a line of a records file
+    lines = tmp_path / "tournament.jsonl"
+    lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    replayed = CliRunner().invoke(cli, ["replay", str(lines)])
+    assert replayed.exit_code == 0 and "1 records replay clean" in replayed.output, replayed.output
     # every game is a normal game of the club, linked to its tournament
     for game in final["games"]:
         row = httpx.get(f"{server.url}/api/games/{game['id']}").json()
@@ -123,6 +139,10 @@ def test_people_join_a_tournament_request_and_computers_fill_the_rest(
     assert request["status"] == "open" and len(request["seats"]) == 6
     lobby = httpx.get(f"{server.url}/api/requests").json()
     assert [r["tournament"] for r in lobby] == [True]
+    # "play with a person" for a lone game of the same game never seats one in a tournament
+    lone = bob.post("/api/play/person", {"game": "bykovo", "rated": False}).json()
+    assert lone["id"] != request["id"] and lone["tournament"] is False
+    assert bob.post(f"/api/requests/{lone['id']}/cancel").status_code == 200
     joined = bob.post(f"/api/requests/{request['id']}/join").json()
     assert [s and s["name"] for s in joined["seats"][:2]] == ["alice", "bob"]
     started = alice.post(f"/api/requests/{request['id']}/bots", {"level": "greedy"}).json()
