@@ -228,6 +228,30 @@ class Club:
         for candidate in candidates:
             if candidate.game_id not in self.tables:
                 await self._claim(candidate)
+        await self._resume_tournaments()
+
+    async def _resume_tournaments(self) -> None:
+        """Seat the next game of any tournament left without one: its last game ended but
+        the tournament's step failed (the game's end was stored all the same)."""
+        async with self.sessions() as session:
+            stalled = list(
+                await session.scalars(
+                    select(TournamentRow.id).where(
+                        TournamentRow.status == "playing",
+                        ~select(Game.id)
+                        .where(Game.tournament_id == TournamentRow.id, Game.status == "playing")
+                        .exists(),
+                    )
+                )
+            )
+        for tournament_id in stalled:
+            try:
+                async with self.engine.begin() as connection:
+                    await tourney.game_over(connection, tournament_id, self.node, resume=True)
+            except Exception:
+                log.exception("tournament %s: seating its next game failed", tournament_id)
+                continue
+            await self._tournament_moved_on(tournament_id)
 
     async def _claim(self, candidate: Claimable) -> Table | None:
         game_id = candidate.game_id

@@ -540,7 +540,16 @@ class Table:
             )
         )
         if self.tournament_id is not None and self.on_tournament is not None:
-            self.next_game = await self.on_tournament(connection, self.tournament_id)
+            # the tournament's step may fail without the game's end failing with it: its
+            # statements are undone, and the club's claiming loop seats the next game later
+            step = await connection.begin_nested()
+            try:
+                self.next_game = await self.on_tournament(connection, self.tournament_id)
+            except Exception:
+                log.exception("table %s: the tournament's next step failed", self.id)
+                await step.rollback()
+            else:
+                await step.commit()
 
     # --- clock and bots -------------------------------------------------------------------
 

@@ -129,16 +129,27 @@ def counts_for_rating(row: TournamentRow, records: list[dict[str, Any]]) -> bool
     return row.rated and people_only and not any("replaced" in r for r in records)
 
 
-async def game_over(connection: AsyncConnection, tournament_id: int, owner: str) -> int | None:
+async def game_over(
+    connection: AsyncConnection, tournament_id: int, owner: str, resume: bool = False
+) -> int | None:
     """A game of the tournament has just ended (its ``games`` row is updated in this
     transaction): insert the next game, or store the tournament's end. Returns the next
-    game's id, or ``None`` when the tournament is over."""
+    game's id, or ``None`` when the tournament is over (or, with ``resume``, when it is over
+    or has a game being played already: the step was done meanwhile)."""
     row = (
         await connection.execute(
-            select(TournamentRow.__table__).where(TournamentRow.id == tournament_id)
+            select(TournamentRow.__table__)
+            .where(TournamentRow.id == tournament_id)
+            .with_for_update()  # one step of a tournament at a time
         )
     ).one()
     tournament = TournamentRow(**row._asdict())
+    if resume:
+        live = await connection.scalar(
+            select(Game.id).where(Game.tournament_id == tournament_id, Game.status == "playing")
+        )
+        if tournament.status != "playing" or live is not None:
+            return None
     records = await finished_records(connection, tournament_id)
     t = rebuild(tournament, records)
     if not t.over:

@@ -241,3 +241,47 @@ def test_a_tournament_survives_restarts_and_ends_as_it_would_have(tmp_path: Path
     assert len(checked.games) == len(final["games"]) == last
     assert final["limit"] == 50
     assert json.dumps(final).count('"hand"') == 0
+
+
+def test_a_failed_tournament_step_never_blocks_the_games_end(tmp_path: Path) -> None:
+    """The step that seats the next game fails once (a bug, say): the game's last move is
+    stored all the same and its end stands, nothing of the step is, and the claiming loop
+    seats the next game soon after; the tournament ends as the rules say."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+        club = Club(Settings(db_url=url, lease_seconds=1.5, **FAST))  # type: ignore[arg-type]
+        step = club._tournament_game_over
+        failed: list[int] = []
+
+        async def failing_once(connection: Any, tournament_id: int) -> int | None:
+            result = await step(connection, tournament_id)
+            if not failed:
+                failed.append(tournament_id)
+                raise RuntimeError("the step failed")
+            return result
+
+        club._tournament_game_over = failing_once  # type: ignore[method-assign]
+        await club.start()
+        try:
+            tournament_id = await club.bot_tournament(["greedy", "random", "greedy", "random"], 30)
+            statuses: list[str] = []
+            async with asyncio.timeout(120):
+                while True:
+                    current = await club.tournament(tournament_id)
+                    waiting = current["status"] == "playing" and len(current["games"]) == len(
+                        current["history"]
+                    )
+                    statuses.append("stalled" if waiting else current["status"])
+                    if current["status"] == "finished":
+                        break
+                    await asyncio.sleep(0.02)
+            return current, await club.tournament_record(tournament_id), statuses
+        finally:
+            await club.stop()
+
+    final, record, statuses = asyncio.run(scenario())
+    assert "stalled" in statuses  # the failed step left no game of its own behind
+    checked = replay_tournament(record)
+    assert len(checked.games) == len(final["games"]) >= 2
+    assert all(g["status"] != "playing" for g in final["games"])
