@@ -48,6 +48,9 @@ def test_a_person_and_computers_play_a_tournament_to_the_end(
         play_to_end([page], seconds=120)
         assert game_over(page)
         games += 1
+        # the end of a game leads to the next one, seated already, unless it was the last
+        over = httpx.get(f"{contexts.club.url}/api/tournaments/{tournament_id}").json()
+        expect(page.locator("#next-game")).to_have_count(0 if over["status"] == "finished" else 1)
         page.locator("#to-tournament").click()
         page.wait_for_url(re.compile(r"/tournaments/\d+$"))
         page.wait_for_selector("table.standings")
