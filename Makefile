@@ -36,7 +36,9 @@ chromium:
 
 # Play the browser tests again, saving the README's screenshots in docs/screenshots.
 screenshots: $(STAMP) chromium
-	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py tests/web/test_scoring.py tests/web/test_round_end.py tests/web/test_layout.py
+	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py \
+	  tests/web/test_scoring.py tests/web/test_round_end.py tests/web/test_layout.py \
+	  tests/web/test_tournament.py tests/web/test_presence.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

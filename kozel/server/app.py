@@ -24,7 +24,7 @@ from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
 from kozel.games import GAMES
-from kozel.server import auth
+from kozel.server import auth, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
@@ -105,6 +105,14 @@ class PersonIn(BaseModel):
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
+
+
+class TournamentIn(BaseModel):
+    players: StrictInt = 4
+    """The field: 4 to 7 seats."""
+    seconds_per_move: StrictInt = 60
+    rated: StrictBool = True
+    bots: dict[int, str] = Field(default_factory=dict, max_length=7)
 
 
 class BotsIn(BaseModel):
@@ -304,8 +312,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def rules() -> list[dict[str, Any]]:
         """Every game: its family (``goat``: loser-scoring, ``race``: winner-scoring), its board
         (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
-        bounds of a rated game, meaning) and presets."""
-        return [game_info(r) for r in GAMES.values()]
+        bounds of a rated game, meaning) and presets; ``tournament``: the club runs its
+        micro-tournaments (``POST /api/tournaments``)."""
+        return [{**game_info(r), "tournament": r.id == tourney.GAME} for r in GAMES.values()]
 
     @app.get("/api/requests")
     async def requests() -> list[dict[str, Any]]:
@@ -378,6 +387,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             client=address(request),
         )
 
+    @app.post("/api/tournaments")
+    async def create_tournament(
+        body: TournamentIn, request: Request, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        """A Bykovo micro-tournament request of 4 to 7 seats: a lobby request with
+        ``tournament: true``; joined, left, cancelled and filled with computer players like
+        any request. Rated only between people."""
+        return await club.create_tournament(
+            user,
+            body.players,
+            body.seconds_per_move,
+            body.rated,
+            body.bots,
+            client=address(request),
+        )
+
+    @app.get("/api/tournaments/{tournament_id}")
+    async def tournament(tournament_id: Id) -> dict[str, Any]:
+        """The tournament's games and standings, as its page shows them."""
+        return await club.tournament(tournament_id)
+
+    @app.get("/api/tournaments/{tournament_id}/record")
+    async def tournament_record(tournament_id: Id) -> dict[str, Any]:
+        """The finished tournament's kozel-tournament/1 record (``kozel replay`` checks it)."""
+        return await club.tournament_record(tournament_id)
+
     @app.get("/api/games/{game_id}")
     async def game(game_id: Id) -> dict[str, Any]:
         return game_json(await club.game_row(game_id))
@@ -434,6 +469,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/games/{game_id}",
         "/games/{game_id}/review",
         "/players/{name}",
+        "/tournaments/{tournament_id}",
         "/rules",
         "/rules/{game}",
         "/admin",
@@ -547,6 +583,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sockets.discard(websocket)
             if key and not sockets and session_sockets.get(key) is sockets:
                 del session_sockets[key]
+
+    @app.websocket("/ws/tournaments/{tournament_id}")
+    async def tournament_feed(websocket: WebSocket, tournament_id: int) -> None:
+        """The tournament's state, then again after every change (each message is the whole
+        state: a client keeps the last one). Read-only but for ``ping``."""
+        if foreign_origin(websocket):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+
+        async def snapshot() -> str:
+            return json.dumps(await club.tournament(tournament_id))
+
+        sender = asyncio.create_task(forward(websocket, tourney.channel(tournament_id), snapshot))
+        try:
+            async for text in messages(websocket):
+                if message_type(text, club.settings.max_message_bytes) == "ping":
+                    await websocket.send_text(json.dumps({"type": "pong"}))
+        finally:
+            sender.cancel()
 
     @app.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: int) -> None:

@@ -17,12 +17,12 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from kozel.bots import LEVELS, check_level
 from kozel.core import InvalidOption
 from kozel.games import get_game
-from kozel.server import auth, chat
+from kozel.server import auth, chat, tourney
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
     ChatMessage,
@@ -32,6 +32,7 @@ from kozel.server.db import (
     GameRequest,
     RatingChange,
     Session,
+    TournamentRow,
     User,
     make_engine,
     migrate,
@@ -227,6 +228,30 @@ class Club:
         for candidate in candidates:
             if candidate.game_id not in self.tables:
                 await self._claim(candidate)
+        await self._resume_tournaments()
+
+    async def _resume_tournaments(self) -> None:
+        """Seat the next game of any tournament left without one: its last game ended but
+        the tournament's step failed (the game's end was stored all the same)."""
+        async with self.sessions() as session:
+            stalled = list(
+                await session.scalars(
+                    select(TournamentRow.id).where(
+                        TournamentRow.status == "playing",
+                        ~select(Game.id)
+                        .where(Game.tournament_id == TournamentRow.id, Game.status == "playing")
+                        .exists(),
+                    )
+                )
+            )
+        for tournament_id in stalled:
+            try:
+                async with self.engine.begin() as connection:
+                    await tourney.game_over(connection, tournament_id, self.node, resume=True)
+            except Exception:
+                log.exception("tournament %s: seating its next game failed", tournament_id)
+                continue
+            await self._tournament_moved_on(tournament_id)
 
     async def _claim(self, candidate: Claimable) -> Table | None:
         game_id = candidate.game_id
@@ -248,6 +273,8 @@ class Club:
             table.round_pause = self.settings.round_pause_seconds
             table.presence.grace = self.settings.presence_grace_seconds
             table.presence.link_seconds = self.settings.lease_seconds
+            if row.tournament_id is not None:
+                table.on_tournament = self._tournament_game_over
             table.replay(events)
             self.tables[game_id] = table
             await table.start(last_at, self.settings.restart_grace_seconds)
@@ -598,9 +625,13 @@ class Club:
         seconds: int,
         rated: bool,
         bots: dict[int, str],
+        field: int = 0,
     ) -> dict[str, Any]:
         await self._available()
-        full_options, players = self._validate(game, options, seconds, bots, rated)
+        if field:
+            full_options, players = self._validate_tournament(field, seconds, bots, rated)
+        else:
+            full_options, players = self._validate(game, options, seconds, bots, rated)
         await self._check_room(user)
         seats: list[Any] = [None] * players
         seats[0] = {"user": user.id, "name": user.name}
@@ -617,6 +648,7 @@ class Club:
                 status="open",
                 created_by=user.id,
                 seats=seats,
+                tournament=bool(field),
             )
             session.add(request)
             await session.flush()
@@ -625,6 +657,42 @@ class Club:
             version = await self._next_lobby_version(session)
         await self._lobby_changed(version, request)
         return request_json(request)
+
+    async def create_tournament(
+        self,
+        user: User,
+        field: int,
+        seconds: int,
+        rated: bool,
+        bots: dict[int, str],
+        *,
+        client: str,
+    ) -> dict[str, Any]:
+        """A request for a Bykovo micro-tournament of ``field`` players (4 to 7): people
+        join it like a game request, computer players may fill its free seats, and it starts
+        when full."""
+        self._count_new_table(client)
+        return await self._create_request(user, tourney.GAME, {}, seconds, rated, bots, field)
+
+    def _validate_tournament(
+        self, field: int, seconds: int, bots: dict[int, str], rated: bool
+    ) -> tuple[dict[str, Any], int]:
+        low, high = tourney.FIELD
+        if not low <= field <= high:
+            raise ClubError(
+                422, "field", f"a micro-tournament has {low} to {high} players", low=low, high=high
+            )
+        rules = get_game(tourney.GAME)
+        self._validate(tourney.GAME, {}, seconds, {}, False)
+        for seat, level in bots.items():
+            self._check_level(level)
+            if not 0 <= seat < field:
+                raise ClubError(422, "no_seat", f"seat {seat} is not at a table of {field}")
+        if rated and bots:
+            raise ClubError(
+                422, "rated_computers", f"{NOT_RATED_WITH_COMPUTERS}: send rated = false"
+            )
+        return rules.options_dict(rules.options({})), field
 
     async def join(self, user: User, request_id: int) -> dict[str, Any]:
         await self._available()
@@ -771,6 +839,7 @@ class Club:
                     and request.seconds_per_move == seconds
                     and request.rated == rated
                     and None in request.seats
+                    and not request.tournament  # a lone game's wish, not a tournament's
                 ]
             seated = [r.id for r in same if any(s and s.get("user") == user.id for s in r.seats)]
             if seated:
@@ -794,6 +863,9 @@ class Club:
     async def _start(self, session: AsyncSession, request: GameRequest) -> None:
         """Every seat is taken: the request becomes a live table, rated only when the request
         is and every seat is a person's and the options are within their rated bounds."""
+        if request.tournament:
+            await self._start_tournament(session, request)
+            return
         if request.rated and rated_problem(request.game, request.options, request.seats):
             request.rated = False
         row = Game(
@@ -813,6 +885,41 @@ class Club:
         session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
         request.status = "started"
         request.game_id = row.id
+
+    async def _start_tournament(self, session: AsyncSession, request: GameRequest) -> None:
+        """A full tournament request becomes a tournament and its first game (rated only
+        between people: computer players make it unrated, as they do a game)."""
+        rated = request.rated and all("user" in seat for seat in request.seats)
+        entrants = tourney.entrants_of(request.seats)
+        people = [e["user"] for e in entrants if "user" in e]
+        ratings = {}
+        if people:
+            users = await session.execute(select(User.id, User.rating).where(User.id.in_(people)))
+            ratings = {user: rating for user, rating in users}
+        for entrant in entrants:
+            if "user" in entrant:
+                entrant["rating"] = ratings.get(entrant["user"], 0)
+        row = TournamentRow(
+            game=tourney.GAME,
+            entrants=entrants,
+            seconds_per_move=request.seconds_per_move,
+            rated=rated,
+            seed=tourney.new_seed(),
+            status="playing",
+        )
+        session.add(row)
+        await session.flush()
+        values = tourney.game_values(row, tourney.fresh(row).seating(), self.node)
+        game = Game(**values)
+        session.add(game)
+        await session.flush()
+        session.add_all(
+            GamePlayer(game_id=game.id, user_id=user) for user in tourney.people_of(game.seats)
+        )
+        request.rated = rated
+        request.status = "started"
+        request.game_id = game.id
+        request.tournament_id = row.id
 
     @staticmethod
     async def _next_lobby_version(session: AsyncSession) -> int:
@@ -903,6 +1010,25 @@ class Club:
             session.add(row)
         return row
 
+    async def bot_tournament(self, levels: list[str], seconds: int) -> int:
+        """A micro-tournament of computer players only (for watching, testing and load),
+        started at once by this node: its id."""
+        self._validate_tournament(len(levels), seconds, dict(enumerate(levels)), False)
+        request = GameRequest(
+            game=tourney.GAME,
+            options={},
+            seconds_per_move=seconds,
+            rated=False,
+            status="open",
+            seats=[{"bot": level} for level in levels],
+            tournament=True,
+        )
+        async with self.sessions() as session, session.begin():
+            await self._start_tournament(session, request)
+        assert request.game_id is not None and request.tournament_id is not None
+        await self._claim(Claimable(request.game_id, 0, self.node))
+        return request.tournament_id
+
     async def open_table(self, row: Game) -> Table:
         """Start a stored game that has no events yet (this node claims it)."""
         table = await self._claim(Claimable(row.id, row.fence, row.owner))
@@ -911,9 +1037,67 @@ class Club:
         return table
 
     def _finished(self, game_id: int) -> None:
-        """A game ended: its table answers late-comers for a while, then leaves memory."""
+        """A game ended: its table answers late-comers for a while, then leaves memory. A
+        tournament's game: its next game (stored with the end of this one) starts here."""
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.finished_table_seconds, self._close_table, game_id)
+        table = self.tables.get(game_id)
+        if table is not None and table.tournament_id is not None:
+            task = asyncio.create_task(self._tournament_moved_on(table.tournament_id))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _tournament_game_over(
+        self, connection: AsyncConnection, tournament_id: int
+    ) -> int | None:
+        return await tourney.game_over(connection, tournament_id, self.node)
+
+    async def _tournament_moved_on(self, tournament_id: int) -> None:
+        """After a tournament's game ended: claim its next game (a failure here leaves it to
+        the claiming loop, as after a restart) and tell the tournament's page."""
+        try:
+            async with self.sessions() as session:
+                rows = await session.execute(
+                    select(Game.id, Game.fence, Game.owner).where(
+                        Game.tournament_id == tournament_id, Game.status == "playing"
+                    )
+                )
+                live = [Claimable(*row) for row in rows]
+            for candidate in live:
+                if candidate.owner == self.node:
+                    await self._claim(candidate)
+        except Exception:
+            log.exception("tournament %s: starting its next game failed", tournament_id)
+        await self._publish_tournament(tournament_id)
+
+    async def _publish_tournament(self, tournament_id: int) -> None:
+        try:
+            state = await self.tournament(tournament_id)
+            await self.pubsub.publish(tourney.channel(tournament_id), json.dumps(state))
+        except Exception:  # the page catches up when it reconnects
+            log.exception("tournament %s: publishing its standings failed", tournament_id)
+
+    async def tournament(self, tournament_id: int) -> dict[str, Any]:
+        """A tournament's state for its page (:func:`tourney.state_json`)."""
+        async with self.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise ClubError(404, "no_tournament", f"there is no tournament {tournament_id}")
+            games = list(
+                await session.scalars(
+                    select(Game).where(Game.tournament_id == tournament_id).order_by(Game.id)
+                )
+            )
+        return await asyncio.to_thread(tourney.state_json, row, games)
+
+    async def tournament_record(self, tournament_id: int) -> dict[str, Any]:
+        async with self.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+        if row is None:
+            raise ClubError(404, "no_tournament", f"there is no tournament {tournament_id}")
+        if row.record is None:
+            raise ClubError(409, "not_over", f"tournament {tournament_id} is not over")
+        return row.record
 
     def _close_table(self, game_id: int) -> None:
         table = self.tables.pop(game_id, None)
@@ -1019,6 +1203,8 @@ def request_json(request: GameRequest) -> dict[str, Any]:
         "status": request.status,
         "seats": request.seats,
         "game_id": request.game_id,
+        "tournament": request.tournament,
+        "tournament_id": request.tournament_id,
     }
 
 
@@ -1032,4 +1218,5 @@ def game_json(row: Game) -> dict[str, Any]:
         "rated": row.rated,
         "status": row.status,
         "version": row.version,
+        "tournament_id": row.tournament_id,
     }

@@ -60,6 +60,33 @@ class GameRequest(Base):
     """One entry per seat: ``{"user": id, "name": ...}``, ``{"bot": level}`` or ``None``."""
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    tournament: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A request for a Bykovo micro-tournament: its seats are the field (4 to 7)."""
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
+    """The tournament it started (its first game is ``game_id``)."""
+
+
+class TournamentRow(Base):
+    """A micro-tournament in the club (RULES.md §9.2). Its state is not stored as such: it is
+    derived from ``entrants`` and ``seed`` and its finished games' records, in order
+    (:mod:`kozel.server.tourney`)."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), default="bykovo")
+    entrants: Mapped[list[Any]] = mapped_column(JSON)
+    """In the fixed order: ``{"user": id, "name": ..., "rating": r}`` or ``{"bot": level}``,
+    each with its ``label`` (the name the tournament's record gives it)."""
+    seconds_per_move: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """The seed of the tournament's lots (who sits out, ties): kept secret until the end."""
+    status: Mapped[str] = mapped_column(String(12), default="playing", index=True)
+    """playing or finished."""
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The ``kozel-tournament/1`` record, once it is over."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Game(Base):
@@ -82,6 +109,8 @@ class Game(Base):
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    """The micro-tournament this game is one of, if any."""
 
 
 class GamePlayer(Base):
@@ -148,6 +177,8 @@ class RatingChange(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    """For a tournament's rating, its last game."""
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
     delta: Mapped[int] = mapped_column(Integer)
     rating: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -25,7 +25,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,6 +170,13 @@ class Table:
         self.replacements: list[dict[str, Any]] = []
         """The takeovers so far, as the record lists them (``replaced``)."""
         self._presence_timer: asyncio.TimerHandle | None = None
+        self.tournament_id = row.tournament_id
+        """The micro-tournament this game is one of (:mod:`kozel.server.tourney`)."""
+        self.on_tournament: Callable[[AsyncConnection, int], Awaitable[int | None]] | None = None
+        """Runs in the transaction that ends a tournament's game: seats the next game (its id)
+        or ends the tournament (``None``)."""
+        self.next_game: int | None = None
+        """The tournament's next game, once this one has ended."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -239,6 +246,10 @@ class Table:
             "rated": self.rated,
             **self._presence_fields(),
         }
+        if self.tournament_id is not None:
+            common["tournament"] = self.tournament_id
+            if self.next_game is not None:
+                common["next_game"] = self.next_game
         turn = self.match.to_move
         if self.status == "playing" and turn is not None:
             common["clock"] = {
@@ -528,6 +539,17 @@ class Table:
                 finished_at=now(),
             )
         )
+        if self.tournament_id is not None and self.on_tournament is not None:
+            # the tournament's step may fail without the game's end failing with it: its
+            # statements are undone, and the club's claiming loop seats the next game later
+            step = await connection.begin_nested()
+            try:
+                self.next_game = await self.on_tournament(connection, self.tournament_id)
+            except Exception:
+                log.exception("table %s: the tournament's next step failed", self.id)
+                await step.rollback()
+            else:
+                await step.commit()
 
     # --- clock and bots -------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ def table_of(game: str, options: dict[str, Any]) -> Table:
         seconds_per_move=60,
         rated=False,
         status="playing",
+        tournament_id=None,
     )
     return Table(row, Writer(None), MemoryPubSub())  # type: ignore[arg-type]
 

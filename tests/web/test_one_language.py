@@ -58,6 +58,10 @@ SHOWN = """(skip) => {
 }"""
 
 
+TOURNAMENT = """import("/static/api.js").then((api) => api.post("/api/tournaments", {
+  players: 5, rated: false, seconds_per_move: 60,
+  bots: { 1: "greedy", 2: "random", 3: "greedy", 4: "random" },
+})).then((request) => request.tournament_id)"""
 PLANT = """(text) => document.querySelector("main").append(
   Object.assign(document.createElement("p"), { className: "planted", textContent: text }))"""
 
@@ -146,6 +150,11 @@ def test_every_shown_string_is_in_the_players_language(contexts: Contexts, lang:
     page.locator(".game-over a[href$='/review']").click()
     page.wait_for_selector(".review .layout-svg, .review svg")
     check("review")
+    # a tournament of five in progress (the person and four computers): its page
+    tournament = page.evaluate(TOURNAMENT)
+    page.goto(f"/tournaments/{tournament}")
+    page.wait_for_selector("table.standings")
+    check("tournament page")
     page.goto("/rules")
     page.wait_for_selector(".rules-text h2")
     check("rules")

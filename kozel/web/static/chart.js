@@ -1,7 +1,8 @@
 // A small SVG line chart: one line per series, rounds (or games) along the bottom.
 import { s } from "./dom.js";
 
-const COLOURS = ["#c0392b", "#2e86c1", "#27ae60", "#8e44ad"];
+const COLOURS = ["#c0392b", "#2e86c1", "#27ae60", "#8e44ad", "#d68910", "#17a589", "#566573"];
+// (seven: a tournament has up to seven players)
 
 export function lineChart(series, { width = 560, height = 220, label = "" } = {}) {
   const pad = { left: 40, right: 12, top: 12, bottom: 28 };

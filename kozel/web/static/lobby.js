@@ -17,6 +17,20 @@ function follow(gameId) {
   if (location.pathname !== path) go(path);
 }
 
+/** Open what a started request became: its table, or a tournament's page. */
+function followStarted(request) {
+  if (request.tournament_id) {
+    const path = `/tournaments/${request.tournament_id}`;
+    if (location.pathname !== path) go(path);
+  } else if (request.game_id) follow(request.game_id);
+}
+
+/** What a request is for: its game and options, or a tournament and its field. */
+function requestWhat(r) {
+  if (r.tournament) return [h("strong", {}, t("tournament.request")), " · ", plural("tournament.players", r.seats.length)];
+  return [h("strong", {}, gameName(r.game)), " · ", optionsSummary(r.game, r.options)];
+}
+
 export class LobbyPage {
   constructor() {
     this.title = t("nav.lobby");
@@ -56,7 +70,7 @@ export class LobbyPage {
         "div.lobby",
         {},
         user ? null : this.signIn(),
-        user ? this.form() : null,
+        user ? h("div.lobby-forms", {}, this.form(), this.tournamentForm()) : null,
         // beside the form (below it on a phone): what you wait for, your games, then the others'
         h(
           "div.lobby-side",
@@ -210,7 +224,8 @@ export class LobbyPage {
       error.textContent = "";
       try {
         const request = await post(path, { ...body(), ...extra });
-        if (request.game_id) go(`/games/${request.game_id}`);
+        if (request.tournament_id) go(`/tournaments/${request.tournament_id}`);
+        else if (request.game_id) go(`/games/${request.game_id}`);
         else {
           this.mine.add(request.id);
           // "play with a person" may have seated you at someone's request: the waiting card
@@ -261,6 +276,45 @@ export class LobbyPage {
     );
   }
 
+  /** A Bykovo micro-tournament request: the field (4 to 7), the move clock, rated or not. */
+  tournamentForm() {
+    const game = this.games.find((g) => g.tournament);
+    const field = h("select#tournament-players", { name: "players" }, [4, 5, 6, 7].map((n) => h("option", { value: n }, String(n))));
+    const seconds = h("input#tournament-seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
+    const rated = h("input#tournament-rated", { type: "checkbox", name: "rated" });
+    const error = h("p.error", { role: "alert" });
+    const create = async () => {
+      error.textContent = "";
+      try {
+        const request = await post("/api/tournaments", { players: Number(field.value), seconds_per_move: Number(seconds.value), rated: rated.checked });
+        this.mine.add(request.id);
+        if (request.tournament_id) go(`/tournaments/${request.tournament_id}`);
+        else toast(t("lobby.created"), "info");
+      } catch (e) {
+        error.textContent = explain(e);
+      }
+    };
+    return h(
+      "section.card.tournament-form",
+      { "aria-labelledby": "tournament-form-title" },
+      h("h2#tournament-form-title", {}, t("tournament.request")),
+      h("p.small.muted", {}, t("tournament.intro"), " ", game ? link(`/rules/${game.id}`, t("lobby.how_to_play")) : null),
+      h(
+        "form",
+        { onsubmit: (e) => { e.preventDefault(); create(); } },
+        h(
+          "div.row",
+          {},
+          h("div.field", {}, h("label", { for: "tournament-players" }, t("tournament.field")), field),
+          h("div.field", {}, h("label", { for: "tournament-seconds" }, t("lobby.seconds")), seconds),
+          h("div.field.check", {}, h("label", { for: "tournament-rated" }, rated, " ", t("lobby.rated")), h("small.help", {}, t("tournament.rated_help"))),
+        ),
+        h("div.buttons", {}, h("button#create-tournament", { type: "submit" }, t("tournament.create"))),
+        error,
+      ),
+    );
+  }
+
   // A snapshot replaces the list; a change applies only on top of the version just before
   // it. A change already seen is dropped; after a gap (a change lost, or changes from
   // several server processes arriving out of order) the client asks for a new snapshot.
@@ -292,7 +346,7 @@ export class LobbyPage {
       if (!open.has(id)) {
         this.mine.delete(id);
         get(`/api/requests/${id}`).then((r) => {
-          if (r.game_id) follow(r.game_id);
+          if (r.game_id) followStarted(r);
           else toast(t("lobby.cancelled", { id }), "info");
         }, () => {});
       }
@@ -328,7 +382,7 @@ export class LobbyPage {
           "section.card.waiting",
           { role: "status", "data-request": r.id },
           h("h2", {}, t("lobby.waiting_title")),
-          h("p", {}, h("strong", {}, gameName(r.game)), " · ", optionsSummary(r.game, r.options)),
+          h("p", {}, requestWhat(r)),
           h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - taken, { taken, seats: r.seats.length })),
           h("p.small.muted", {}, t("lobby.waiting_help")),
           others ? h("p.small.waiting-others", {}, plural("lobby.waiting_others", others)) : null,
@@ -364,7 +418,7 @@ export class LobbyPage {
           const act = async (what, body) => {
             try {
               const answer = await post(`/api/requests/${r.id}/${what}`, body);
-              if (answer.game_id) follow(answer.game_id);
+              if (answer.game_id) followStarted(answer);
               if (answer.notice) toast(t("lobby.now_unrated"), "info");
             } catch (e) {
               toast(explain(e));
@@ -374,7 +428,7 @@ export class LobbyPage {
           return h(
             "li.request",
             { "data-request": r.id },
-            h("div.what", {}, h("strong", {}, gameName(r.game)), " · ", optionsSummary(r.game, r.options)),
+            h("div.what", {}, requestWhat(r)),
             h(
               "div.meta",
               {},

@@ -840,6 +840,14 @@ export class TablePage {
             res.rating.map((delta, seat) => h("li", {}, `${this.label(seat)}: ${t("table.rating_change", { delta: delta >= 0 ? `+${delta}` : delta })}`)),
           )
         : h("p.muted", {}, t("lobby.unrated")),
+      state.tournament
+        ? h(
+            "p.tournament-links",
+            {},
+            link(`/tournaments/${state.tournament}`, t("tournament.back"), { class: "button primary", id: "to-tournament" }),
+            state.next_game ? [" · ", link(`/games/${state.next_game}`, t("tournament.next_game"), { id: "next-game" })] : null,
+          )
+        : null,
       h("p", {}, link(`/games/${this.id}/review`, t("table.review")), " · ", link("/", t("nav.lobby"))),
     );
   }

@@ -1,0 +1,70 @@
+"""A person and three computer players play a Bykovo micro-tournament through the pages: the
+request in the lobby, the tournament page, each game's table and back, to the final
+standings (the README's screenshot)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from kozel.tournament import replay_tournament
+from tests.web.conftest import Contexts
+from tests.web.play import game_over, play_to_end, until
+
+
+def finished(page: Page) -> bool:
+    return page.locator(".tournament[data-status='finished']").count() == 1
+
+
+def test_a_person_and_computers_play_a_tournament_to_the_end(
+    contexts: Contexts, shots: Path
+) -> None:
+    page = contexts.page()
+    page.goto("/")
+    page.click("#guest")
+    page.select_option("#tournament-players", "4")
+    page.click("#create-tournament")
+    request = page.locator("li.request").filter(has=page.locator("button.bots"))
+    expect(request).to_have_count(1)
+    expect(page.locator("section.waiting")).to_contain_text("Bykovo micro-tournament")
+    request.locator("button.bots").click()
+    page.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    tournament_id = int(page.url.rsplit("/", 1)[1])
+    page.wait_for_selector("table.standings")
+    deadline = time.monotonic() + 240
+    games = 0
+    while not finished(page):
+        assert time.monotonic() < deadline, "the tournament did not end in time"
+        mine = page.locator("#to-my-game")
+        if not mine.count():
+            page.wait_for_timeout(50)
+            continue
+        mine.click()
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+        play_to_end([page], seconds=120)
+        assert game_over(page)
+        games += 1
+        # the end of a game leads to the next one, seated already, unless it was the last
+        over = httpx.get(f"{contexts.club.url}/api/tournaments/{tournament_id}").json()
+        expect(page.locator("#next-game")).to_have_count(0 if over["status"] == "finished" else 1)
+        page.locator("#to-tournament").click()
+        page.wait_for_url(re.compile(r"/tournaments/\d+$"))
+        page.wait_for_selector("table.standings")
+        # the page shows the tournament as it is now: the game just played is in it
+        until(page, f"kozel.page?.state?.games?.length >= {games}")
+    assert games >= 1  # with four players, everyone plays every game
+    standings = page.locator("table.standings tbody tr")
+    expect(standings).to_have_count(4)
+    expect(page.locator(".tournament-chart svg polyline")).to_have_count(4)
+    out = page.locator("table.standings tr.out")
+    assert out.count() >= 1  # the tournament ends once someone is out
+    page.locator(".tournament").screenshot(path=shots / "tournament-standings.png")
+    # every game is a click away: its review now that it is over
+    page.locator(".tournament-games li a").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+/review$"))
+    record = httpx.get(f"{contexts.club.url}/api/tournaments/{tournament_id}/record").json()
+    assert len(replay_tournament(record).games) >= games
