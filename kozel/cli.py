@@ -6,6 +6,7 @@ import json
 import socket
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,7 @@ from rich.table import Table
 
 from kozel.core import InvalidOption
 from kozel.game import Game, GameMatch
-from kozel.games import GAMES, get_game
+from kozel.games import GAMES, LAYOUT_GAMES, get_game
 from kozel.notation import check_lines, dumps
 from kozel.options import Options
 from kozel.rules import Ruleset
@@ -76,6 +77,14 @@ def games() -> None:
             settings = ", ".join(f"{k}={str(v).lower()}" for k, v in values.items())
             out.print(f"  preset [bold]{name}[/]: {settings}")
         out.print()
+
+
+SIMULATE_WORDS = {
+    "goat": ("mean charge / round", "charged", "round"),
+    "race": ("mean points / round", "scored", "round"),
+    "chips": ("mean chips / hand", "chips won", "hand"),
+}
+"""How ``kozel simulate`` names a game's figure, by its sheet kind."""
 
 
 @app.command()
@@ -142,21 +151,28 @@ def simulate(
     table = Table(title=f"{played} of {rules.id}, seed {seed}", title_justify="left")
     goat = rules.sheet_kind == "goat"
     figure, games_key = summary.figure, summary.games_key
+    column, what, per = SIMULATE_WORDS.get(rules.sheet_kind, SIMULATE_WORDS["race"])
     table.add_column("seat")
     table.add_column("bot")
     table.add_column("games lost" if goat else "games won", justify="right")
-    table.add_column("mean charge / round" if goat else "mean points / round", justify="right")
+    table.add_column(column, justify="right")
     for seat, s in enumerate(data["seats"]):
         table.add_row(str(seat), s["bot"], str(s[games_key]), f"{s[figure]:.3f}")
     out.print(table)
-    what = "charged" if goat else "scored"
     for level, stats in data["levels"].items():
         low, high = stats["ci95"]
-        out.print(f"{level}: {stats[figure]:.3f} {what} per round (95% CI {low:.3f} to {high:.3f})")
+        out.print(f"{level}: {stats[figure]:.3f} {what} per {per} (95% CI {low:.3f} to {high:.3f})")
     if "ratio" in data:
         r = data["ratio"]
         low, high = r["ci95"]
         out.print(f"{r['of']} / {r['to']}: {r['value']:.3f} (95% CI {low:.3f} to {high:.3f})")
+    elif "margin" in data:
+        m = data["margin"]
+        low, high = m["ci95"]
+        out.print(
+            f"{m['of']} - {m['over']}: {m['value']:.3f} {what} per {per} "
+            f"(95% CI {low:.3f} to {high:.3f})"
+        )
     out.print(
         f"{data['rounds']} rounds, {data['moves']} moves in {data['seconds']:.2f} s "
         f"({data['rounds_per_second']:,.0f} rounds/s)"
@@ -299,7 +315,11 @@ def analyse(
     if game > len(lines):
         raise fail(f"{file} holds {len(lines)} records; there is no game {game}")
     try:
-        match = replay(json.loads(lines[game - 1]))
+        record = json.loads(lines[game - 1])
+        kind = record.get("game") if isinstance(record, dict) else None
+        if isinstance(kind, str) and kind in GAMES and GAMES[kind].table != "layout":
+            raise fail(f"kozel analyse reviews games played on a layout; {kind} is not one")
+        match = replay(record)
     except json.JSONDecodeError as e:
         raise fail(f"game {game} is not valid JSON: {e}") from None
     except RecordError as e:
@@ -336,6 +356,30 @@ def analyse(
         out.print("this seat never had a choice")
 
 
+def _layout_terminal(
+    game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
+) -> None:
+    from kozel.terminal import play_in_terminal
+
+    assert isinstance(game, Ruleset)
+    play_in_terminal(game, opts, bots, seat, seed, console)
+
+
+def _poker_terminal(
+    game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
+) -> None:
+    from kozel.poker.terminal import play_poker
+
+    play_poker(game, opts, bots, seat, seed, console)
+
+
+TERMINALS: dict[str, Callable[[Game, Options, str, int, int | None, Console], None]] = {
+    "layout": _layout_terminal,
+    "poker": _poker_terminal,
+}
+"""The terminal game of each kind of table (``Game.table``)."""
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="A game id (kozel games lists them).")] = "goat",
@@ -346,15 +390,14 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
 ) -> None:
     """Play in the terminal against computer players."""
-    from kozel.terminal import play_in_terminal
-
     rules, opts = resolve(game, option, preset)
-    if not isinstance(rules, Ruleset):
+    terminal = TERMINALS.get(rules.table)
+    if terminal is None:
         raise fail(f"{rules.id} cannot be played in the terminal")
     if not 0 <= seat < opts.players:
         raise fail(f"--seat must be 0..{opts.players - 1}")
     try:
-        play_in_terminal(rules, opts, bots, seat, seed, out)
+        terminal(rules, opts, bots, seat, seed, out)
     except InvalidOption as e:
         raise fail(str(e)) from None
     except (KeyboardInterrupt, EOFError):
@@ -385,21 +428,23 @@ def bench(
     engine = engine_rounds_per_second(seconds)
     by_game = {
         rules.id: round(engine_rounds_per_second(max(0.5, seconds / 5), rules=rules))
-        for rules in GAMES.values()
+        for rules in LAYOUT_GAMES.values()
     }
     playouts = playout_rounds_per_second(max(10_000, int(seconds * 300_000)))
     per_game = max(10_000, int(seconds * 40_000))
     kernel_by_game = {
         rules.id: round(playout_rounds_per_second(per_game, rules=rules))
-        for rules in GAMES.values()
+        for rules in LAYOUT_GAMES.values()
         if supports(rules)
     }
     turns = []
     for turn in range(3):
         goat = playout_rounds_per_second(per_game, seed=turn + 1)
-        fives = playout_rounds_per_second(per_game, seed=turn + 1, rules=GAMES["all_fives"])
+        fives = playout_rounds_per_second(per_game, seed=turn + 1, rules=LAYOUT_GAMES["all_fives"])
         turns.append((goat, fives))
-    timings_by_game = {rules.id: expert_decision_ms(games, rules=rules) for rules in GAMES.values()}
+    timings_by_game = {
+        rules.id: expert_decision_ms(games, rules=rules) for rules in LAYOUT_GAMES.values()
+    }
     timings = timings_by_game["goat"]
     fives_to_goat = round(median(f / g for g, f in turns), 3)
     data = {

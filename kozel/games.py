@@ -1,4 +1,5 @@
-"""The games of the club played on a layout, and the registry of every game.
+"""The games played on a layout, and the registry of every game (Domino Poker comes from
+:mod:`kozel.poker`).
 
 Each game is a :class:`~kozel.rules.Ruleset`: data plus a few hooks, with its own options and
 its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, never an
@@ -7,11 +8,13 @@ its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from kozel.core import DOUBLE_OF, DOUBLES_MASK, InvalidOption, pips_of
 from kozel.game import Game
 from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
+from kozel.poker.game import POKER
 from kozel.rules import NON_DOUBLES, Ruleset, by_pips_ascending, by_pips_descending
 from kozel.scoring.bergen import BergenOptions, BergenScoring, block_winner
 from kozel.scoring.bykovo import BykovoOptions, BykovoScoring
@@ -524,7 +527,7 @@ BYKOVO = Ruleset(
     unrated_reason="a lone Bykovo game is never rated: Bykovo is rated only as a micro-tournament",
 )
 
-GAMES: dict[str, Ruleset] = {
+LAYOUT_GAMES: dict[str, Ruleset] = {
     r.id: r
     for r in (
         GOAT,
@@ -541,17 +544,32 @@ GAMES: dict[str, Ruleset] = {
         BYKOVO,
     )
 }
-"""Every game of the club by id (each one a :class:`kozel.game.Game`)."""
+"""The games played on a layout by id (what layout-only tools, e.g. ``kozel bench``, use)."""
+
+GAMES: dict[str, Game] = {**LAYOUT_GAMES, POKER.id: POKER}
+"""Every game by id, each one a :class:`kozel.game.Game`."""
 
 
-def get_game(game_id: str) -> Ruleset:
-    """The rules of a game id, or ``InvalidOption`` naming the games there are."""
+def unknown_game(game_id: str, known: Iterable[str]) -> InvalidOption:
+    """The refusal of a game id, naming the games there are."""
+    return InvalidOption(f"unknown game {game_id!r}; games: {', '.join(known)}", "unknown_game")
+
+
+def get_game(game_id: str) -> Game:
+    """The game of an id, or ``InvalidOption`` naming the games there are."""
     try:
         return GAMES[game_id]
     except KeyError:
-        raise InvalidOption(
-            f"unknown game {game_id!r}; games: {', '.join(GAMES)}", "unknown_game"
-        ) from None
+        raise unknown_game(game_id, GAMES) from None
+
+
+def get_layout_game(game_id: str) -> Ruleset:
+    """The rules of a layout game's id; ``InvalidOption`` for an unknown id or a game not
+    played on a layout."""
+    game = get_game(game_id)
+    if game.table != "layout" or game_id not in LAYOUT_GAMES:
+        raise InvalidOption(f"{game_id} is not played on a layout", "not_layout_game")
+    return LAYOUT_GAMES[game_id]
 
 
 def _conforms(game: Ruleset) -> Game:
