@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kozel.bots.kernel import supports
 from kozel.cli import app
-from kozel.games import GAMES
+from kozel.games import LAYOUT_GAMES
 
 runner = CliRunner()
 
@@ -112,8 +112,8 @@ def test_bad_options_and_bots_are_explained() -> None:
     assert result.exit_code == 2 and "--bots lists 2 bots for 4 players" in result.output
     result = runner.invoke(app, ["simulate", "goat", "--bots", "genius"])
     assert result.exit_code == 2 and "unknown bot 'genius'" in result.output
-    result = runner.invoke(app, ["simulate", "poker"])
-    assert result.exit_code == 2 and "unknown game 'poker'" in result.output
+    result = runner.invoke(app, ["simulate", "pokr"])
+    assert result.exit_code == 2 and "unknown game 'pokr'" in result.output
 
 
 def test_bench_json() -> None:
@@ -123,11 +123,11 @@ def test_bench_json() -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["engine_rounds_per_second"] > 0
-    kernel_games = {game for game, rules in GAMES.items() if supports(rules)}
+    kernel_games = {game for game, rules in LAYOUT_GAMES.items() if supports(rules)}
     assert data["kernel_rounds_per_second_by_game"].keys() == kernel_games
     assert all(rate > 0 for rate in data["kernel_rounds_per_second_by_game"].values())
     assert data["kernel_all_fives_to_goat"]["median_ratio"] > 0
-    assert data["expert_decision_ms_median_by_game"].keys() == GAMES.keys()
+    assert data["expert_decision_ms_median_by_game"].keys() == LAYOUT_GAMES.keys()
 
 
 def test_bykovo_simulates_and_its_records_replay(tmp_path: Path) -> None:

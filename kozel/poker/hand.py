@@ -68,7 +68,8 @@ class PokerHand:
     raises: int = field(init=False, default=0)
     last_raise: int = field(init=False, default=0)
     discards: list[Tile] = field(init=False, default_factory=list)
-    """Tiles thrown in so far and not drawn again (the pool once the bazaar runs out)."""
+    """Tiles thrown in so far and not drawn again (the pool once the bazaar runs out). A
+    player's own discards join it before he draws: they are earlier than his draw."""
     drawn_count: list[int] = field(init=False)
     """Per seat, the number of tiles discarded (-1 before the seat's draw)."""
     moves: list[dict[str, Any]] = field(init=False, default_factory=list)
@@ -83,6 +84,8 @@ class PokerHand:
 
     def __post_init__(self) -> None:
         n = self.players
+        self.hands = [list(h) for h in self.hands]  # the caller's lists stay as they are
+        self.bazaar = list(self.bazaar)
         self.in_hand = [c > 0 for c in self.chips_before]
         self.validate_deal()
         self.dealt = tuple(tuple(h) for h in self.hands)
@@ -216,9 +219,8 @@ class PokerHand:
         return moves
 
     def _discards(self, seat: int) -> list[PokerMove]:
-        most = min(HAND_SIZE, len(self.bazaar) + len(self.discards))
         hand = self.hands[seat]
-        return [Discard(c) for k in range(most + 1) for c in combinations(hand, k)]
+        return [Discard(c) for k in range(HAND_SIZE + 1) for c in combinations(hand, k)]
 
     def _next_drawer(self) -> None:
         for s in self.live():
@@ -290,12 +292,9 @@ class PokerHand:
             stray = [TILE_NAMES[t] for t in move.tiles if t not in hand]
             raise IllegalMove(f"seat {seat} does not hold {', '.join(stray)}")
         k = len(move.tiles)
-        available = len(self.bazaar) + len(self.discards)
-        if k > available:
-            raise IllegalMove(
-                f"seat {seat} may discard at most {available} tiles: only {available} can be "
-                "drawn (the bazaar and the earlier discards)"
-            )
+        if len(set(move.tiles)) != k or list(move.tiles) != sorted(move.tiles):
+            raise IllegalMove(f"seat {seat} must name each discarded tile once")
+        self.discards.extend(move.tiles)  # thrown in before the draw: earlier discards too
         from_bazaar = min(k, len(self.bazaar))
         taken = self.bazaar[:from_bazaar]
         rest = k - from_bazaar
@@ -323,7 +322,6 @@ class PokerHand:
         del self.bazaar[:from_bazaar]
         new = [*taken, *later]
         self.hands[seat] = sorted([t for t in hand if t not in move.tiles] + new)
-        self.discards.extend(move.tiles)
         self.drawn_count[seat] = k
         self.own_discards[seat] = move.tiles
         self.own_draws[seat] = tuple(new)

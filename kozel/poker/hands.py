@@ -117,3 +117,9 @@ def _strength_of(hand: frozenset[Tile]) -> tuple[int, int]:
 def all_hands() -> list[tuple[Tile, ...]]:
     """Every five-tile hand of the 20 tiles (15,504 of them)."""
     return list(combinations(POKER_TILES, HAND_SIZE))
+
+
+def compare(first: Sequence[Tile], second: Sequence[Tile]) -> int:
+    """1 if ``first`` beats ``second``, -1 if it loses, 0 if they split the pot."""
+    a, b = strength(first), strength(second)
+    return (a > b) - (a < b)
