@@ -18,7 +18,7 @@ from rich.table import Table
 
 from kozel.core import InvalidOption
 from kozel.game import Game, GameMatch
-from kozel.games import GAMES, LAYOUT_GAMES, get_game
+from kozel.games import ALL_GAMES, GAMES, get_game
 from kozel.notation import check_lines, dumps
 from kozel.options import Options
 from kozel.rules import Ruleset
@@ -60,7 +60,7 @@ def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[G
 def games() -> None:
     """List the games, their options with defaults, allowed values and the values a rated game
     allows, and presets."""
-    for rules in GAMES.values():
+    for rules in ALL_GAMES.values():
         table = Table(title=f"{rules.id} — {rules.title}", title_justify="left")
         table.add_column("option")
         table.add_column("default")
@@ -317,7 +317,7 @@ def analyse(
     try:
         record = json.loads(lines[game - 1])
         kind = record.get("game") if isinstance(record, dict) else None
-        if isinstance(kind, str) and kind in GAMES and GAMES[kind].table != "layout":
+        if isinstance(kind, str) and kind in ALL_GAMES and ALL_GAMES[kind].table != "layout":
             raise fail(f"kozel analyse reviews games played on a layout; {kind} is not one")
         match = replay(record)
     except json.JSONDecodeError as e:
@@ -428,23 +428,21 @@ def bench(
     engine = engine_rounds_per_second(seconds)
     by_game = {
         rules.id: round(engine_rounds_per_second(max(0.5, seconds / 5), rules=rules))
-        for rules in LAYOUT_GAMES.values()
+        for rules in GAMES.values()
     }
     playouts = playout_rounds_per_second(max(10_000, int(seconds * 300_000)))
     per_game = max(10_000, int(seconds * 40_000))
     kernel_by_game = {
         rules.id: round(playout_rounds_per_second(per_game, rules=rules))
-        for rules in LAYOUT_GAMES.values()
+        for rules in GAMES.values()
         if supports(rules)
     }
     turns = []
     for turn in range(3):
         goat = playout_rounds_per_second(per_game, seed=turn + 1)
-        fives = playout_rounds_per_second(per_game, seed=turn + 1, rules=LAYOUT_GAMES["all_fives"])
+        fives = playout_rounds_per_second(per_game, seed=turn + 1, rules=GAMES["all_fives"])
         turns.append((goat, fives))
-    timings_by_game = {
-        rules.id: expert_decision_ms(games, rules=rules) for rules in LAYOUT_GAMES.values()
-    }
+    timings_by_game = {rules.id: expert_decision_ms(games, rules=rules) for rules in GAMES.values()}
     timings = timings_by_game["goat"]
     fives_to_goat = round(median(f / g for g, f in turns), 3)
     data = {

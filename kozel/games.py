@@ -527,7 +527,7 @@ BYKOVO = Ruleset(
     unrated_reason="a lone Bykovo game is never rated: Bykovo is rated only as a micro-tournament",
 )
 
-LAYOUT_GAMES: dict[str, Ruleset] = {
+GAMES: dict[str, Ruleset] = {
     r.id: r
     for r in (
         GOAT,
@@ -544,10 +544,11 @@ LAYOUT_GAMES: dict[str, Ruleset] = {
         BYKOVO,
     )
 }
-"""The games played on a layout by id (what layout-only tools, e.g. ``kozel bench``, use)."""
+"""The games played on a layout by id, each one a :class:`~kozel.rules.Ruleset` (what code
+that works on layouts, e.g. ``kozel bench``, uses)."""
 
-GAMES: dict[str, Game] = {**LAYOUT_GAMES, POKER.id: POKER}
-"""Every game by id, each one a :class:`kozel.game.Game`."""
+ALL_GAMES: dict[str, Game] = {**GAMES, POKER.id: POKER}
+"""Every game by id, each one a :class:`kozel.game.Game`: the layout games, then the others."""
 
 
 def unknown_game(game_id: str, known: Iterable[str]) -> InvalidOption:
@@ -558,18 +559,18 @@ def unknown_game(game_id: str, known: Iterable[str]) -> InvalidOption:
 def get_game(game_id: str) -> Game:
     """The game of an id, or ``InvalidOption`` naming the games there are."""
     try:
-        return GAMES[game_id]
+        return ALL_GAMES[game_id]
     except KeyError:
-        raise unknown_game(game_id, GAMES) from None
+        raise unknown_game(game_id, ALL_GAMES) from None
 
 
 def get_layout_game(game_id: str) -> Ruleset:
     """The rules of a layout game's id; ``InvalidOption`` for an unknown id or a game not
     played on a layout."""
     game = get_game(game_id)
-    if game.table != "layout" or game_id not in LAYOUT_GAMES:
+    if game.table != "layout" or game_id not in GAMES:
         raise InvalidOption(f"{game_id} is not played on a layout", "not_layout_game")
-    return LAYOUT_GAMES[game_id]
+    return GAMES[game_id]
 
 
 def _conforms(game: Ruleset) -> Game:

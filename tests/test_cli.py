@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kozel.bots.kernel import supports
 from kozel.cli import app
-from kozel.games import LAYOUT_GAMES
+from kozel.games import GAMES
 
 runner = CliRunner()
 
@@ -123,11 +123,11 @@ def test_bench_json() -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["engine_rounds_per_second"] > 0
-    kernel_games = {game for game, rules in LAYOUT_GAMES.items() if supports(rules)}
+    kernel_games = {game for game, rules in GAMES.items() if supports(rules)}
     assert data["kernel_rounds_per_second_by_game"].keys() == kernel_games
     assert all(rate > 0 for rate in data["kernel_rounds_per_second_by_game"].values())
     assert data["kernel_all_fives_to_goat"]["median_ratio"] > 0
-    assert data["expert_decision_ms_median_by_game"].keys() == LAYOUT_GAMES.keys()
+    assert data["expert_decision_ms_median_by_game"].keys() == GAMES.keys()
 
 
 def test_bykovo_simulates_and_its_records_replay(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kozel.core import TILE_NAMES, parse_tile
-from kozel.games import GAMES, get_game
+from kozel.games import ALL_GAMES, get_game
 from kozel.notation import RecordError, replay_game
 from kozel.poker.bots import expected_after_draw, hand_strength, make_poker_bot
 from kozel.poker.game import POKER
@@ -520,7 +520,7 @@ def test_moves_read_from_json() -> None:
 
 
 def test_poker_is_a_game_of_the_registry_with_bounded_options() -> None:
-    assert get_game("poker") is POKER and GAMES["poker"].table == "poker"
+    assert get_game("poker") is POKER and ALL_GAMES["poker"].table == "poker"
     assert all(s.maximum is not None for s in POKER.option_specs if s.kind == "int")
     assert POKER.options_dict(POKER.options()) == {
         "players": 3,
@@ -563,7 +563,7 @@ def test_poker_stays_out_of_the_club() -> None:
     from kozel.server.offer import CLUB_GAMES, DRAWN_TABLES, club_game
 
     assert "poker" not in CLUB_GAMES and "poker" not in DRAWN_TABLES
-    assert set(CLUB_GAMES) == {g for g, game in GAMES.items() if game.table == "layout"}
+    assert set(CLUB_GAMES) == {g for g, game in ALL_GAMES.items() if game.table == "layout"}
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         club_game("poker")
 

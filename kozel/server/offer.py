@@ -8,16 +8,16 @@ sheet) because layouts are all the client draws today.
 
 from __future__ import annotations
 
-from kozel.games import GAMES, LAYOUT_GAMES, unknown_game
+from kozel.games import ALL_GAMES, GAMES, unknown_game
 from kozel.rules import Ruleset
 
 DRAWN_TABLES = frozenset({"layout"})
 """The kinds of table the browser client draws (``kozel/web``)."""
 
 CLUB_GAMES: dict[str, Ruleset] = {
-    game_id: LAYOUT_GAMES[game_id]
-    for game_id, game in GAMES.items()
-    if game.table in DRAWN_TABLES and game_id in LAYOUT_GAMES
+    game_id: GAMES[game_id]
+    for game_id, game in ALL_GAMES.items()
+    if game.table in DRAWN_TABLES and game_id in GAMES
 }
 """The games the club offers, by id."""
 
