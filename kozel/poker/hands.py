@@ -6,7 +6,7 @@ category is the highest it satisfies; equal categories compare by total pips; eq
 >>> from kozel.core import parse_tile
 >>> hand = [parse_tile(t) for t in ("3-4", "4-4", "4-5", "4-6", "2-2")]
 >>> CATEGORIES[category(hand)], strength(hand)
-('four_straight', (4, 29))
+('four_straight', (4, 38))
 """
 
 from __future__ import annotations
