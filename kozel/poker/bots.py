@@ -161,13 +161,25 @@ def _is_double(t: Tile) -> bool:
 
 
 STOOD_PAT_LEAST = 0.6
-"""The expert reads a player who drew no tile as holding at least this strength."""
+"""The expert reads a player who drew no tile as holding at least this strength,"""
+BET_READS = 0.55
+"""one who bet or raised this hand as holding at least this,"""
+CALL_READS = 0.35
+"""and one who called a bet as holding at least this."""
+FOLDS_BELOW = 0.45
+"""An opponent facing a bet is expected to fold a hand weaker than this,"""
+FOLDS_TO_RAISE_BELOW = 0.6
+"""and one facing a raise a hand weaker than this."""
 
 
 class ExpertPokerBot:
+    """Draws by the exact expected strength; bets by the expected value of each move against
+    sampled opponents' hands (read from their bets and draws), counting the pot it wins when
+    they fold; bluffs now and then."""
+
     level = "expert"
-    samples = 200
-    bluff = 0.08
+    samples = 250
+    bluff = 0.05
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -176,24 +188,6 @@ class ExpertPokerBot:
         known = set(view.hand) | set(view.discarded)
         return [t for t in POKER_TILES if t not in known]
 
-    def choose(self, view: PokerView) -> PokerMove:
-        if view.phase == "draw":
-            return self.discard(view)
-        kinds = _by_kind(view.legal_moves)
-        equity = self.equity(view)
-        pot_odds = view.to_call / (view.pot + view.to_call) if view.to_call else 0.0
-        opponents = self.opponents(view)
-        strong = 1 - 0.35 / max(1, len(opponents))
-        if equity > strong or (view.to_call == 0 and equity > 0.6):
-            move = _bet_or_raise(kinds, view, 0.75 if equity > strong else 0.5)
-            if move is not None:
-                return move
-        if self.rng.random() < self.bluff and view.to_call == 0:
-            move = _bet_or_raise(kinds, view, 0.5)
-            if move is not None:
-                return move
-        return _passive(kinds, call=equity >= pot_odds + 0.03)
-
     def opponents(self, view: PokerView) -> list[int]:
         return [
             s
@@ -201,31 +195,85 @@ class ExpertPokerBot:
             if s != view.seat and view.dealt_in[s] and not view.folded[s]
         ]
 
-    def equity(self, view: PokerView) -> float:
-        """The share of sampled deals of the opponents' hands that the seat's hand wins (a
-        tie as a share of the pot)."""
-        table = _strength_table()
-        mine = table[_mask(view.hand)]
-        unseen = self.unseen(view)
+    def floors(self, view: PokerView) -> list[float]:
+        """Per opponent still in, the least strength his actions this hand suggest."""
         opponents = self.opponents(view)
-        won = 0.0
-        need = HAND_SIZE * len(opponents)
+        floors = dict.fromkeys(opponents, 0.0)
+        for event in view.history:
+            seat = event["seat"]
+            if seat not in floors:
+                continue
+            if "bet" in event or "raise" in event:
+                floors[seat] = max(floors[seat], BET_READS)
+            elif "call" in event:
+                floors[seat] = max(floors[seat], CALL_READS)
+        for seat in opponents:
+            if view.discard_counts[seat] == 0:
+                floors[seat] = max(floors[seat], STOOD_PAT_LEAST)
+        return [floors[s] for s in opponents]
+
+    def sample(self, view: PokerView) -> list[float]:
+        """Per sampled deal of the unseen tiles, the best opponent's strength (each hand
+        drawn again a few times until it is as strong as his actions suggest)."""
+        table = _strength_table()
+        unseen = self.unseen(view)
+        floors = self.floors(view)
         sample = self.rng.sample
+        best: list[float] = []
         for _ in range(self.samples):
-            drawn = sample(unseen, need)
-            best = 0.0
-            for i, s in enumerate(opponents):
-                theirs = table[_mask(drawn[HAND_SIZE * i : HAND_SIZE * (i + 1)])]
-                if view.discard_counts[s] == 0:
-                    for _try in range(8):  # standing pat: a strong hand, if one comes up
-                        if theirs >= STOOD_PAT_LEAST:
-                            break
-                        others = [t for t in unseen if t not in drawn]
-                        pool = others + drawn[HAND_SIZE * i : HAND_SIZE * (i + 1)]
-                        theirs = table[_mask(sample(pool, HAND_SIZE))]
-                best = max(best, theirs)
-            won += 1.0 if mine > best else 0.5 if mine == best else 0.0
-        return won / self.samples
+            left = unseen
+            top = 0.0
+            for floor in floors:
+                for _try in range(12):
+                    hand = sample(left, HAND_SIZE)
+                    strength = table[_mask(hand)]
+                    if strength >= floor:
+                        break
+                left = [t for t in left if t not in hand]
+                top = max(top, strength)
+            best.append(top)
+        return best
+
+    def choose(self, view: PokerView) -> PokerMove:
+        if view.phase == "draw":
+            return self.discard(view)
+        kinds = _by_kind(view.legal_moves)
+        mine = hand_strength(view.hand)
+        best = self.sample(view)
+
+        def equity(called: list[float]) -> float:
+            if not called:
+                return 1.0
+            won = sum(1.0 if mine > b else 0.5 if mine == b else 0.0 for b in called)
+            return won / len(called)
+
+        pot, owed = view.pot, view.to_call
+        scored: list[tuple[float, int, PokerMove]] = []
+        if Check in kinds:
+            scored.append((equity(best) * pot, 1, kinds[Check][0]))
+        if Fold in kinds:
+            scored.append((0.0, 0, kinds[Fold][0]))
+        if Call in kinds:
+            call = kinds[Call][0]
+            assert isinstance(call, Call)
+            scored.append((equity(best) * (pot + call.amount) - call.amount, 1, call))
+        for kind, threshold in ((Bet, FOLDS_BELOW), (Raise, FOLDS_TO_RAISE_BELOW)):
+            if kind not in kinds:
+                continue
+            candidates = {_amount(kinds[kind], owed + max(1, round(pot * f))) for f in (0.5, 1.0)}
+            called = [b for b in best if b >= threshold]
+            folds = 1 - len(called) / len(best)
+            for move in candidates:
+                size = getattr(move, "amount", 0)
+                raised = size - owed
+                value = folds * pot + (1 - folds) * (equity(called) * (pot + size + raised) - size)
+                scored.append((value, 2, move))
+        value, _, move = max(scored, key=lambda x: (x[0], -x[1]))
+        if owed == 0 and self.rng.random() < self.bluff:
+            aggressive = [m for v, rank, m in scored if rank == 2]
+            if aggressive:
+                return self.rng.choice(aggressive)
+        return move
 
     def discard(self, view: PokerView) -> PokerMove:
         unseen = self.unseen(view)
