@@ -73,7 +73,7 @@ class PokerGame:
                 return spec
         known = ", ".join(s.name for s in self.option_specs)
         raise InvalidOption(
-            f"{self.id} has no option {name!r}; options: {known}", "unknown_option", option=name
+            f"{self.id} has no option {name!r}; its options are {known}", "no_option", option=name
         )
 
     def options(
