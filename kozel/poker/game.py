@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kozel.core import InvalidOption
+from kozel.game import Game, GameBot, GameMatch, GameView
 from kozel.options import Options, OptionSpec, OptionValue
 from kozel.poker.match import PokerMatch, PokerOptions
+from kozel.poker.views import PokerView
 
 MAX_CHIPS = 100_000
 MAX_ANTE = 1_000
@@ -121,10 +123,17 @@ class PokerGame:
 
         return replay(record)
 
-    def make_bot(self, level: str, seed: int | None = None) -> Any:
+    def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.poker.bots import make_poker_bot
 
         return make_poker_bot(level, seed)
 
 
 POKER = PokerGame()
+
+
+def _conforms(
+    game: PokerGame, match: PokerMatch, view: PokerView
+) -> tuple[Game, GameMatch, GameView]:
+    """Poker implements the game protocol (checked by mypy here)."""
+    return game, match, view

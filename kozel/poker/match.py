@@ -8,7 +8,7 @@ import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kozel.codec import want
 from kozel.core import TILE_NAMES, IllegalMove, Tile
@@ -17,6 +17,9 @@ from kozel.poker.hand import PokerHand
 from kozel.poker.hands import HAND_SIZE, POKER_TILES
 from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
 from kozel.scoring.base import MatchResult
+
+if TYPE_CHECKING:
+    from kozel.poker.views import PokerView
 
 WINNER_RATING = 5
 """RULES.md §12: the winner of a Poker game gains 5 rating points, the others nothing."""
@@ -186,7 +189,8 @@ class PokerMatch:
 
     # --- what players see, and the record -------------------------------------------------
 
-    def view(self, seat: int | None, hints: bool = False) -> Any:
+    def view(self, seat: int | None, hints: bool = False) -> PokerView:
+        """What ``seat`` may see (``hints`` mean nothing in Poker)."""
         from kozel.poker.views import poker_view
 
         return poker_view(self, seat)
