@@ -151,7 +151,8 @@ def _replay_hand(match: PokerMatch, raw: dict[str, Any], where: str, last: bool)
         want(isinstance(rec, dict), f"{at}: a move must be an object")
         seat = rec.get("seat")
         want(
-            seat == match.to_move, f"{at}: seat {seat!r} moves but seat {match.to_move} is to move"
+            is_int(seat) and seat == match.to_move,
+            f"{at}: seat {seat!r} moves but seat {match.to_move} is to move",
         )
         drew = None
         try:
