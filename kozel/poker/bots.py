@@ -162,8 +162,10 @@ def _is_double(t: Tile) -> bool:
 
 STOOD_PAT_LEAST = 0.6
 """The expert reads a player who drew no tile as holding at least this strength,"""
-BET_READS = 0.55
-"""one who bet or raised this hand as holding at least this,"""
+BET_READS = 0.65
+"""one who bet this hand as holding at least this,"""
+RAISE_READS = 0.8
+"""one who raised as holding at least this,"""
 CALL_READS = 0.35
 """and one who called a bet as holding at least this."""
 FOLDS_BELOW = 0.45
@@ -203,7 +205,9 @@ class ExpertPokerBot:
             seat = event["seat"]
             if seat not in floors:
                 continue
-            if "bet" in event or "raise" in event:
+            if "raise" in event:
+                floors[seat] = max(floors[seat], RAISE_READS)
+            elif "bet" in event:
                 floors[seat] = max(floors[seat], BET_READS)
             elif "call" in event:
                 floors[seat] = max(floors[seat], CALL_READS)
@@ -260,7 +264,8 @@ class ExpertPokerBot:
         for kind, threshold in ((Bet, FOLDS_BELOW), (Raise, FOLDS_TO_RAISE_BELOW)):
             if kind not in kinds:
                 continue
-            candidates = {_amount(kinds[kind], owed + max(1, round(pot * f))) for f in (0.5, 1.0)}
+            sizes = [owed + max(1, round(pot * f)) for f in (0.5, 1.0, 2.0)]
+            candidates = {_amount(kinds[kind], n) for n in [*sizes, view.chips[view.seat or 0]]}
             called = [b for b in best if b >= threshold]
             folds = 1 - len(called) / len(best)
             for move in candidates:
