@@ -252,8 +252,11 @@ class Ruleset:
 
     def replay(self, record: dict[str, Any]) -> Match:
         """Re-run a record of this game (:func:`kozel.notation.replay`)."""
+        from kozel.codec import want
         from kozel.notation import replay
 
+        game = record.get("game")
+        want(game == self.id, f"the record is of {game!r}, not of {self.id!r}")
         return replay(record)
 
     def make_bot(self, level: str, seed: int | None = None) -> Bot:

@@ -572,3 +572,14 @@ def test_hands_of_five_only() -> None:
     with pytest.raises(ValueError, match="5 different tiles"):
         strength(tiles("2-2 3-3"))
     assert len(list(combinations(POKER_TILES, 5))) == 15_504
+
+
+def test_a_game_replays_only_its_own_records(record: dict[str, Any]) -> None:
+    with pytest.raises(RecordError, match="the record is of 'poker', not of 'goat'"):
+        get_game("goat").replay(record)
+    with pytest.raises(RecordError, match="the record is of 'goat', not of 'poker'"):
+        POKER.replay({**record, "game": "goat"})
+    from kozel.notation import replay
+
+    with pytest.raises(RecordError, match="unknown game 'poker'; games: goat"):
+        replay(record)  # the layout games' reader

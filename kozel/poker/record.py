@@ -80,8 +80,13 @@ def _same(where: str, what: str, recorded: object, computed: object) -> None:
 
 def replay(record: dict[str, Any]) -> PokerMatch:
     """Re-run a poker record; the match, or ``RecordError`` at the first difference."""
+    from kozel.notation import FORMAT
     from kozel.poker.game import POKER
 
+    fmt = record.get("format")
+    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
+    game = record.get("game")
+    want(game == POKER.id, f"the record is of {game!r}, not of {POKER.id!r}")
     raw_options = record.get("options")
     want(isinstance(raw_options, dict), "options must be an object")
     try:
