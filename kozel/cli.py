@@ -98,7 +98,10 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed: same seed, same games.")] = 0,
     records: Annotated[
-        Path | None, typer.Option(help="Write every game as a kozel-record/1 line here.")
+        Path | None,
+        typer.Option(
+            "--records", "--record", help="Write every game as a kozel-record/1 line here."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
     duplicate: Annotated[

@@ -563,6 +563,9 @@ def test_poker_stays_out_of_the_club() -> None:
     from kozel.server.offer import CLUB_GAMES, DRAWN_TABLES, club_game
 
     assert "poker" not in CLUB_GAMES and "poker" not in DRAWN_TABLES
+    assert get_game("goat").table == "layout" and POKER.table == "poker"
+    assert get_game("goat").make_bot("greedy", 1).level == "greedy"
+    assert POKER.make_bot("expert", 1).level == "expert"
     assert set(CLUB_GAMES) == {g for g, game in ALL_GAMES.items() if game.table == "layout"}
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         club_game("poker")

@@ -31,7 +31,7 @@ def test_games_lists_poker_and_its_options() -> None:
 def test_simulate_writes_records_that_replay_and_bad_ones_are_named(tmp_path: Path) -> None:
     path = tmp_path / "poker.jsonl"
     args = ["simulate", "poker", "--bots", "random,greedy,expert", "--seed", "5", "-n", "2"]
-    result = runner.invoke(app, [*args, "-o", "hands=5", "--records", str(path)])
+    result = runner.invoke(app, [*args, "-o", "hands=5", "--record", str(path)])
     assert result.exit_code == 0, result.output
     assert "chips won per hand (95% CI" in result.output and "mean chips / hand" in result.output
     result = runner.invoke(app, ["replay", str(path)])
