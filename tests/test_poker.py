@@ -586,3 +586,12 @@ def test_a_game_replays_only_its_own_records(record: dict[str, Any]) -> None:
 
     with pytest.raises(RecordError, match="unknown game 'poker'; games: goat"):
         replay(record)  # the layout games' reader
+
+
+def test_the_same_seed_plays_the_same_session() -> None:
+    def session() -> dict[str, Any]:
+        bots = [make_poker_bot(level, 7 + i) for i, level in enumerate(("expert", "greedy"))]
+        match = play_match(POKER, options(players=2, hands=4, limit="no_limit"), bots, 7)
+        return match.record(["a", "b"])
+
+    assert session() == session()
