@@ -38,24 +38,27 @@ def tiles_text(tiles: Any) -> str:
     return " ".join(TILE_NAMES[t] for t in tiles) or "—"
 
 
-def describe(seat: int, move: dict[str, Any]) -> str:
-    """A recorded action in words, e.g. ``seat 2 raises 4``."""
-    who = f"seat {seat}"
-    if "ante" in move:
-        return f"{who} antes {move['ante']}"
-    if "check" in move:
-        return f"{who} checks"
-    if "fold" in move:
-        return f"{who} folds"
+def describe(seat: int, move: dict[str, Any], me: int | None = None) -> str:
+    """A recorded action in words, e.g. ``seat 2 raises 4``, or ``you raise 4`` when ``seat``
+    is the reader's ``me``."""
+    mine = seat == me
+    who = "you" if mine else f"seat {seat}"
+
+    def verb(word: str) -> str:
+        return word if mine else word + ("es" if word.endswith("s") else "s")
+
+    if "check" in move or "fold" in move:
+        return f"{who} {verb('check' if 'check' in move else 'fold')}"
     if "discarded" in move:
-        return f"{who} draws {move['discarded']}"
+        return f"{who} {verb('draw')} {move['discarded']}"
     if "discard" in move:
         thrown = " ".join(move["discard"]) or "nothing"
-        return f"{who} throws in {thrown}, draws {' '.join(move['drew']) or 'nothing'}"
-    for kind, verb in (("bet", "bets"), ("call", "calls"), ("raise", "raises")):
+        drew = " ".join(move["drew"]) or "nothing"
+        return f"{who} {verb('throw')} in {thrown}, {verb('draw')} {drew}"
+    for kind in ("ante", "bet", "call", "raise"):
         if kind in move:
-            return f"{who} {verb} {move[kind]}"
-    return f"{who} {move}"
+            return f"{who} {verb(kind)} {move[kind]}"
+    return f"{who}: {move}"
 
 
 def understand(answer: str, view: PokerView) -> PokerMove | str:
@@ -156,7 +159,7 @@ class PokerTerminal:
     def show_events(self) -> None:
         view = poker_view(self.match, self.seat)
         for event in view.history[self.shown :]:
-            self.console.print(describe(event["seat"], event), highlight=False)
+            self.console.print(describe(event["seat"], event, self.seat), highlight=False)
         self.shown = len(view.history)
 
     def finish_hand(self) -> None:
