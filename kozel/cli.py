@@ -6,6 +6,7 @@ import json
 import socket
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,7 @@ from rich.table import Table
 
 from kozel.core import InvalidOption
 from kozel.game import Game, GameMatch
-from kozel.games import GAMES, get_game
+from kozel.games import ALL_GAMES, GAMES, get_game
 from kozel.notation import check_lines, dumps
 from kozel.options import Options
 from kozel.rules import Ruleset
@@ -59,7 +60,7 @@ def resolve(game: str, options: list[str] | None, preset: str | None) -> tuple[G
 def games() -> None:
     """List the games, their options with defaults, allowed values and the values a rated game
     allows, and presets."""
-    for rules in GAMES.values():
+    for rules in ALL_GAMES.values():
         table = Table(title=f"{rules.id} — {rules.title}", title_justify="left")
         table.add_column("option")
         table.add_column("default")
@@ -78,6 +79,14 @@ def games() -> None:
         out.print()
 
 
+SIMULATE_WORDS = {
+    "goat": ("mean charge / round", "charged", "round"),
+    "race": ("mean points / round", "scored", "round"),
+    "chips": ("mean chips / hand", "chips won", "hand"),
+}
+"""How ``kozel simulate`` names a game's figure, by its sheet kind."""
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="A game id (kozel games lists them).")],
@@ -89,7 +98,10 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed: same seed, same games.")] = 0,
     records: Annotated[
-        Path | None, typer.Option(help="Write every game as a kozel-record/1 line here.")
+        Path | None,
+        typer.Option(
+            "--records", "--record", help="Write every game as a kozel-record/1 line here."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
     duplicate: Annotated[
@@ -142,21 +154,28 @@ def simulate(
     table = Table(title=f"{played} of {rules.id}, seed {seed}", title_justify="left")
     goat = rules.sheet_kind == "goat"
     figure, games_key = summary.figure, summary.games_key
+    column, what, per = SIMULATE_WORDS.get(rules.sheet_kind, SIMULATE_WORDS["race"])
     table.add_column("seat")
     table.add_column("bot")
     table.add_column("games lost" if goat else "games won", justify="right")
-    table.add_column("mean charge / round" if goat else "mean points / round", justify="right")
+    table.add_column(column, justify="right")
     for seat, s in enumerate(data["seats"]):
         table.add_row(str(seat), s["bot"], str(s[games_key]), f"{s[figure]:.3f}")
     out.print(table)
-    what = "charged" if goat else "scored"
     for level, stats in data["levels"].items():
         low, high = stats["ci95"]
-        out.print(f"{level}: {stats[figure]:.3f} {what} per round (95% CI {low:.3f} to {high:.3f})")
+        out.print(f"{level}: {stats[figure]:.3f} {what} per {per} (95% CI {low:.3f} to {high:.3f})")
     if "ratio" in data:
         r = data["ratio"]
         low, high = r["ci95"]
         out.print(f"{r['of']} / {r['to']}: {r['value']:.3f} (95% CI {low:.3f} to {high:.3f})")
+    elif "margin" in data:
+        m = data["margin"]
+        low, high = m["ci95"]
+        out.print(
+            f"{m['of']} - {m['over']}: {m['value']:.3f} {what} per {per} "
+            f"(95% CI {low:.3f} to {high:.3f})"
+        )
     out.print(
         f"{data['rounds']} rounds, {data['moves']} moves in {data['seconds']:.2f} s "
         f"({data['rounds_per_second']:,.0f} rounds/s)"
@@ -299,7 +318,11 @@ def analyse(
     if game > len(lines):
         raise fail(f"{file} holds {len(lines)} records; there is no game {game}")
     try:
-        match = replay(json.loads(lines[game - 1]))
+        record = json.loads(lines[game - 1])
+        kind = record.get("game") if isinstance(record, dict) else None
+        if isinstance(kind, str) and kind in ALL_GAMES and ALL_GAMES[kind].table != "layout":
+            raise fail(f"kozel analyse reviews games played on a layout; {kind} is not one")
+        match = replay(record)
     except json.JSONDecodeError as e:
         raise fail(f"game {game} is not valid JSON: {e}") from None
     except RecordError as e:
@@ -336,6 +359,30 @@ def analyse(
         out.print("this seat never had a choice")
 
 
+def _layout_terminal(
+    game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
+) -> None:
+    from kozel.terminal import play_in_terminal
+
+    assert isinstance(game, Ruleset)
+    play_in_terminal(game, opts, bots, seat, seed, console)
+
+
+def _poker_terminal(
+    game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
+) -> None:
+    from kozel.poker.terminal import play_poker
+
+    play_poker(game, opts, bots, seat, seed, console)
+
+
+TERMINALS: dict[str, Callable[[Game, Options, str, int, int | None, Console], None]] = {
+    "layout": _layout_terminal,
+    "poker": _poker_terminal,
+}
+"""The terminal game of each kind of table (``Game.table``)."""
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="A game id (kozel games lists them).")] = "goat",
@@ -346,15 +393,14 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
 ) -> None:
     """Play in the terminal against computer players."""
-    from kozel.terminal import play_in_terminal
-
     rules, opts = resolve(game, option, preset)
-    if not isinstance(rules, Ruleset):
+    terminal = TERMINALS.get(rules.table)
+    if terminal is None:
         raise fail(f"{rules.id} cannot be played in the terminal")
     if not 0 <= seat < opts.players:
         raise fail(f"--seat must be 0..{opts.players - 1}")
     try:
-        play_in_terminal(rules, opts, bots, seat, seed, out)
+        terminal(rules, opts, bots, seat, seed, out)
     except InvalidOption as e:
         raise fail(str(e)) from None
     except (KeyboardInterrupt, EOFError):

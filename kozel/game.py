@@ -5,7 +5,11 @@ through these two interfaces: a :class:`Game` (its id, its options, a new match)
 :class:`GameMatch` it starts (legal moves, moves, a timeout, copies, one seat's view, the
 public summaries of finished rounds, the record, the result). The layout games
 (:class:`kozel.rules.Ruleset` and :class:`kozel.match.Match`) are one implementation; games
-not played on a layout implement the same protocol with their own state.
+not played on a layout (Domino Poker, :mod:`kozel.poker`) implement the same protocol with
+their own state, moves, views and bots. Callers treat moves as opaque values: they come from
+``legal_moves()``, ``read_move()`` or a bot, and go back to ``push()`` and ``write_move()``.
+A game's ``table`` says what kind of table it needs (``"layout"``, ``"poker"``, ``"tricks"``),
+so a client offers only the games whose table it can draw.
 
 >>> from kozel.games import get_game
 >>> game: Game = get_game("draw")
@@ -18,15 +22,50 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-from kozel.core import Move
 from kozel.options import Options, OptionSpec, OptionValue
 from kozel.scoring.base import MatchResult
 
-if TYPE_CHECKING:
-    from kozel.views import SeatView
+GameMove = Any
+"""A move of some game: a small frozen value of that game's own move types (layout games:
+:data:`kozel.core.Move`; Poker: :data:`kozel.poker.moves.PokerMove`)."""
+
+
+class GameView(Protocol):
+    """What every game's view of one seat offers (layout games: :class:`kozel.views.SeatView`;
+    Poker: :class:`kozel.poker.views.PokerView`)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The seat seeing it, ``None`` for a spectator."""
+        ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or ``None``."""
+        ...
+
+    @property
+    def legal_moves(self) -> Sequence[GameMove]:
+        """The seat's legal moves when it is to move (else empty)."""
+        ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (what a client receives)."""
+        ...
+
+
+class GameBot(Protocol):
+    """A computer player of some game: given its seat's view, one of the legal moves."""
+
+    level: str
+
+    def choose(self, view: Any) -> GameMove: ...
 
 
 class GameMatch(Protocol):
@@ -64,18 +103,18 @@ class GameMatch(Protocol):
         """Play a stored deal (:meth:`deal_next`'s data); ``ValueError`` if it is not one."""
         ...
 
-    def read_move(self, raw: object) -> Move:
+    def read_move(self, raw: object) -> GameMove:
         """The move of the seat to move from its JSON (as clients send it); ``ValueError``
         (a ``MoveError``) saying what is wrong."""
         ...
 
-    def write_move(self, move: Move) -> dict[str, Any]:
+    def write_move(self, move: GameMove) -> dict[str, Any]:
         """A move as JSON, without the seat."""
         ...
 
-    def legal_moves(self) -> list[Move]: ...
+    def legal_moves(self) -> Sequence[GameMove]: ...
 
-    def push(self, move: Move) -> None:
+    def push(self, move: GameMove) -> None:
         """Apply a move of the seat to move, or raise ``IllegalMove`` saying why."""
         ...
 
@@ -85,7 +124,7 @@ class GameMatch(Protocol):
 
     def copy(self) -> GameMatch: ...
 
-    def view(self, seat: int | None, hints: bool = False) -> SeatView:
+    def view(self, seat: int | None, hints: bool = False) -> GameView:
         """What one seat (or, with ``None``, a spectator) may see; ``hints``: with the points
         each of the seat's legal lays would score (games that score during play)."""
         ...
@@ -119,7 +158,13 @@ class Game(Protocol):
 
     @property
     def sheet_kind(self) -> str:
-        """``"goat"`` (the loser collects points) or ``"race"`` (the winner scores)."""
+        """``"goat"`` (the loser collects points), ``"race"`` (the winner scores) or
+        ``"chips"`` (each hand wins or loses chips)."""
+        ...
+
+    @property
+    def table(self) -> str:
+        """The kind of table the game is played at: ``"layout"``, ``"poker"``, ``"tricks"``."""
         ...
 
     @property
@@ -141,3 +186,13 @@ class Game(Protocol):
         ...
 
     def new_match(self, opts: Options, seed: int | None = None) -> GameMatch: ...
+
+    def replay(self, record: dict[str, Any]) -> GameMatch:
+        """Re-run a ``kozel-record/1`` record of this game through its rules; the finished
+        match, or ``RecordError`` (a ``ValueError``) at the first illegal or wrong step."""
+        ...
+
+    def make_bot(self, level: str, seed: int | None = None) -> GameBot:
+        """A computer player of this game by level (``random``, ``greedy``, ``expert``…), or
+        ``InvalidOption`` naming the levels there are."""
+        ...

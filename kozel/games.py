@@ -1,4 +1,5 @@
-"""The games of the club played on a layout, and the registry of every game.
+"""The games played on a layout, and the registry of every game (Domino Poker comes from
+:mod:`kozel.poker`).
 
 Each game is a :class:`~kozel.rules.Ruleset`: data plus a few hooks, with its own options and
 its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, never an
@@ -7,11 +8,13 @@ its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from kozel.core import DOUBLE_OF, DOUBLES_MASK, InvalidOption, pips_of
 from kozel.game import Game
 from kozel.options import PLAYERS, TEAMS, Options, OptionSpec
+from kozel.poker.game import POKER
 from kozel.rules import NON_DOUBLES, Ruleset, by_pips_ascending, by_pips_descending
 from kozel.scoring.bergen import BergenOptions, BergenScoring, block_winner
 from kozel.scoring.bykovo import BykovoOptions, BykovoScoring
@@ -541,17 +544,33 @@ GAMES: dict[str, Ruleset] = {
         BYKOVO,
     )
 }
-"""Every game of the club by id (each one a :class:`kozel.game.Game`)."""
+"""The games played on a layout by id, each one a :class:`~kozel.rules.Ruleset` (what code
+that works on layouts, e.g. ``kozel bench``, uses)."""
+
+ALL_GAMES: dict[str, Game] = {**GAMES, POKER.id: POKER}
+"""Every game by id, each one a :class:`kozel.game.Game`: the layout games, then the others."""
 
 
-def get_game(game_id: str) -> Ruleset:
-    """The rules of a game id, or ``InvalidOption`` naming the games there are."""
+def unknown_game(game_id: str, known: Iterable[str]) -> InvalidOption:
+    """The refusal of a game id, naming the games there are."""
+    return InvalidOption(f"unknown game {game_id!r}; games: {', '.join(known)}", "unknown_game")
+
+
+def get_game(game_id: str) -> Game:
+    """The game of an id, or ``InvalidOption`` naming the games there are."""
     try:
-        return GAMES[game_id]
+        return ALL_GAMES[game_id]
     except KeyError:
-        raise InvalidOption(
-            f"unknown game {game_id!r}; games: {', '.join(GAMES)}", "unknown_game"
-        ) from None
+        raise unknown_game(game_id, ALL_GAMES) from None
+
+
+def get_layout_game(game_id: str) -> Ruleset:
+    """The rules of a layout game's id; ``InvalidOption`` naming the layout games for an
+    unknown id or a game not played on a layout."""
+    get_game(game_id)  # an unknown id: the refusal names every game
+    if game_id not in GAMES:
+        raise unknown_game(game_id, GAMES)
+    return GAMES[game_id]
 
 
 def _conforms(game: Ruleset) -> Game:

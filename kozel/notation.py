@@ -14,7 +14,8 @@ from typing import Any
 
 from kozel.codec import MoveError, event_to_dict, is_int, parse_move, read_tile, want
 from kozel.core import DRAW, TILE_NAMES, IllegalMove, InvalidOption, Play, PlayDoubles
-from kozel.games import get_game
+from kozel.game import GameMatch
+from kozel.games import get_game, get_layout_game
 from kozel.match import Match, RoundResult
 from kozel.round import Deal
 
@@ -35,6 +36,7 @@ __all__ = [
     "parse_move",
     "record_of",
     "replay",
+    "replay_game",
     "round_sheet",
 ]
 
@@ -137,8 +139,25 @@ def _same(where: str, what: str, recorded: object, computed: object) -> None:
         raise RecordError(f"{where}: {what} is {recorded!r} but the rules give {computed!r}")
 
 
+def replay_game(record: object) -> GameMatch:
+    """Re-run a record of any game through its rules (:meth:`kozel.game.Game.replay`); return
+    the match, or raise ``RecordError``."""
+    want(isinstance(record, dict), "a record must be a JSON object")
+    assert isinstance(record, dict)
+    fmt = record.get("format")
+    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
+    game = _field(record, "game", "record")
+    want(isinstance(game, str), f"game must be a string, got {game!r}")
+    try:
+        rules = get_game(game)
+    except InvalidOption as err:
+        raise RecordError(str(err)) from None
+    return rules.replay(record)
+
+
 def replay(record: object) -> Match:
-    """Re-run a record through the rules; return the match, or raise ``RecordError``."""
+    """Re-run a record of a layout game through the rules; return the match, or raise
+    ``RecordError``."""
     want(isinstance(record, dict), "a record must be a JSON object")
     assert isinstance(record, dict)
     fmt = record.get("format")
@@ -148,7 +167,7 @@ def replay(record: object) -> Match:
     raw_options = _field(record, "options", "record")
     want(isinstance(raw_options, dict), "options must be an object")
     try:
-        rules = get_game(game)
+        rules = get_layout_game(game)
         opts = rules.options(raw_options, complete=True)
     except InvalidOption as err:
         raise RecordError(str(err)) from None
@@ -298,7 +317,8 @@ def check_lines(lines: Iterable[str]) -> Iterator[LineReport]:
 
                 rounds = len(replay_tournament(record).games)
             else:
-                rounds = len(replay(record).results)
+                replay_game(record)
+                rounds = len(record["rounds"])
         except RecordError as err:
             yield LineReport(number, str(err))
         except RecursionError:

@@ -26,6 +26,7 @@ from kozel.options import Options, OptionSpec, OptionValue
 from kozel.scoring.base import Scoring
 
 if TYPE_CHECKING:
+    from kozel.bots.base import Bot
     from kozel.match import Match, RoundResult
 
 HAND_SIZE = 7
@@ -136,6 +137,8 @@ class Ruleset:
     partner_leads: Callable[[Options], bool] = never
     """True when the partner of a round's out player leads the next (Yard Goat)."""
     presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
+    table: str = "layout"
+    """Every game of this kind is played on a layout (the ``Game`` protocol's table kind)."""
 
     def __post_init__(self) -> None:
         names = {s.name for s in self.option_specs} | set(self.fixed)
@@ -246,6 +249,21 @@ class Ruleset:
         from kozel.match import Match
 
         return Match(self, opts, seed)
+
+    def replay(self, record: dict[str, Any]) -> Match:
+        """Re-run a record of this game (:func:`kozel.notation.replay`)."""
+        from kozel.codec import want
+        from kozel.notation import replay
+
+        game = record.get("game")
+        want(game == self.id, f"the record is of {game!r}, not of {self.id!r}")
+        return replay(record)
+
+    def make_bot(self, level: str, seed: int | None = None) -> Bot:
+        """A bot of the layout games by level (:func:`kozel.bots.make_bot`)."""
+        from kozel.bots import make_bot
+
+        return make_bot(level, seed)
 
     def hand_size(self, opts: Options) -> int:
         """Tiles dealt to each player with these options."""

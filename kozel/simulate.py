@@ -15,15 +15,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.bots import Bot, make_bot
-from kozel.game import Game, GameMatch
+from kozel.game import Game, GameBot, GameMatch
 from kozel.options import Options
 
 Z95 = 1.959964
 
+FIGURES = {
+    "goat": "mean_charge_per_round",
+    "race": "mean_points_per_round",
+    "chips": "mean_chips_per_hand",
+}
+"""The per-round figure's name by the game's sheet kind."""
+
 
 def play_match(
-    game: Game, opts: Options, bots: Sequence[Bot], seed: int | None, moves: list[int] | None = None
+    game: Game,
+    opts: Options,
+    bots: Sequence[GameBot],
+    seed: int | None,
+    moves: list[int] | None = None,
 ) -> GameMatch:
     """Play one whole game; each bot sees only its own seat's view. ``moves``, if given, gets
     the number of moves played appended."""
@@ -44,7 +54,10 @@ def play_match(
 
 
 def unit_gains(summary: dict[str, Any]) -> list[int]:
-    """What a finished round added to each unit: its charge (Goat) or points (races)."""
+    """What a finished round added to each unit: its charge (Goat), points (races) or, in
+    the games that say so themselves (``gains``: Poker's chips), those."""
+    if "gains" in summary:
+        return list(summary["gains"])
     return [
         entry["charged"] if "charged" in entry else entry["during"] + entry["credited"]
         for entry in summary["sheet"]
@@ -92,7 +105,8 @@ class Summary:
     options: dict[str, Any]
     lineup: list[str]
     sheet: str = "goat"
-    """``"goat"``: charges per round and games lost; ``"race"``: points and games won."""
+    """``"goat"``: charges per round and games lost; ``"race"``: points and games won;
+    ``"chips"``: chips won per hand and games won."""
     duplicate: bool = False
     outcomes: list[GameOutcome] = field(default_factory=list)
     seconds: float = 0.0
@@ -113,8 +127,9 @@ class Summary:
 
     @property
     def figure(self) -> str:
-        """The name of the per-round figure: a charge (Goat) or points (races)."""
-        return "mean_charge_per_round" if self.sheet == "goat" else "mean_points_per_round"
+        """The name of the per-round figure: a charge (Goat), points (races) or chips won
+        (a hand of Poker)."""
+        return FIGURES.get(self.sheet, "mean_points_per_round")
 
     @property
     def games_key(self) -> str:
@@ -141,7 +156,7 @@ class Summary:
         """With exactly two levels: first listed level's mean charge (or points) over the
         second's."""
         levels = list(dict.fromkeys(self.lineup))
-        if len(levels) != 2:
+        if len(levels) != 2 or self.sheet == "chips":  # chips won and lost sum to 0
             return None
         clusters = list(self._clusters().values())
         per_level = []
@@ -256,7 +271,7 @@ def simulate(
     for game_seed in game_seeds(seed, games):
         for rotation in rotations:
             seated = [lineup[(s - rotation) % n] for s in range(n)]
-            bots = [make_bot(level, game_seed * 8 + s) for s, level in enumerate(seated)]
+            bots = [rules.make_bot(level, game_seed * 8 + s) for s, level in enumerate(seated)]
             moves: list[int] = []
             match = play_match(rules, opts, bots, game_seed, moves)
             summary.add(match, opts, game_seed, rotation, moves[0])

@@ -103,6 +103,11 @@ class SeatView:
     """How the lot is won: ``"lowest"`` or ``"heaviest"`` tile (with ``lot_seat``)."""
 
     @property
+    def to_move(self) -> int | None:
+        """The seat to move (the game protocol's name for ``turn``)."""
+        return self.turn
+
+    @property
     def hand_mask(self) -> int:
         mask = 0
         for t in self.hand:
@@ -171,9 +176,9 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
     Kozel bot play for a remote client. Raises ``ValueError`` on malformed data."""
     from kozel.codec import parse_move
     from kozel.core import parse_tile
-    from kozel.games import get_game
+    from kozel.games import get_layout_game
 
-    rules = get_game(data["game"])
+    rules = get_layout_game(data["game"])
     opts = rules.options(data["options"], complete=True)
     players = opts.players
     layout = data["layout"]

@@ -112,8 +112,8 @@ def test_bad_options_and_bots_are_explained() -> None:
     assert result.exit_code == 2 and "--bots lists 2 bots for 4 players" in result.output
     result = runner.invoke(app, ["simulate", "goat", "--bots", "genius"])
     assert result.exit_code == 2 and "unknown bot 'genius'" in result.output
-    result = runner.invoke(app, ["simulate", "poker"])
-    assert result.exit_code == 2 and "unknown game 'poker'" in result.output
+    result = runner.invoke(app, ["simulate", "pokr"])
+    assert result.exit_code == 2 and "unknown game 'pokr'" in result.output
 
 
 def test_bench_json() -> None:

@@ -23,12 +23,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
-from kozel.games import GAMES
 from kozel.server import auth, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
 from kozel.server.limits import SocketsPerAddress
+from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
@@ -314,7 +314,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
         bounds of a rated game, meaning) and presets; ``tournament``: the club runs its
         micro-tournaments (``POST /api/tournaments``)."""
-        return [{**game_info(r), "tournament": r.id == tourney.GAME} for r in GAMES.values()]
+        return [{**game_info(r), "tournament": r.id == tourney.GAME} for r in CLUB_GAMES.values()]
 
     @app.get("/api/requests")
     async def requests() -> list[dict[str, Any]]:

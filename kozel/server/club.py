@@ -39,6 +39,7 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
+from kozel.server.offer import club_game
 from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.settings import Settings
@@ -540,7 +541,7 @@ class Club:
         """The request's full options and its number of players; a rated request must seat
         people only and keep every option within its rated bounds."""
         try:
-            rules = get_game(game)
+            rules = club_game(game)
             opts = rules.options(options)
         except InvalidOption as error:
             raise ClubError(422, error.code, str(error), **error.params) from None
@@ -1179,7 +1180,7 @@ def rated_problem(game: str, options: dict[str, Any], seats: list[Any]) -> str:
     """Why a game of stored options and seats cannot be rated, or ``""``."""
     if any(seat and "bot" in seat for seat in seats):
         return NOT_RATED_WITH_COMPUTERS
-    rules = get_game(game)
+    rules = club_game(game)
     return rules.rated_problem(rules.options(options))
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from kozel.codec import event_to_dict, parse_move
 from kozel.core import TILE_NAMES, Play, PlayDoubles, tiles_of
-from kozel.games import get_game
 from kozel.match import Match
 from kozel.rules import Ruleset
+from kozel.server.offer import club_game
 from kozel.views import view_for
 
 
@@ -83,7 +83,7 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
     hands, the bazaar's size, the layout with its arms, whose move it is, the tiles just laid).
     The record is the club's own (already checked when it was written); a record that does
     not replay raises ``kozel.notation.RecordError`` or ``kozel.core.IllegalMove``."""
-    rules = get_game(record["game"])
+    rules = club_game(record["game"])
     opts = rules.options(record["options"], complete=True)
     match = Match(rules, opts, record.get("seed"))
     rounds = []

@@ -32,11 +32,10 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from kozel.bots import Bot, make_bot
-from kozel.core import IllegalMove, Move
-from kozel.game import GameMatch
-from kozel.games import get_game
+from kozel.core import IllegalMove
+from kozel.game import GameBot, GameMatch, GameMove
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
+from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.writer import Fenced, Write, Writer
@@ -131,7 +130,7 @@ class Table:
         self.fence = row.fence
         """The owner's fencing token, stored with every event."""
         self.on_lost = on_lost
-        self.rules = get_game(row.game)
+        self.rules = club_game(row.game)
         self.opts = self.rules.options(row.options, complete=True)
         self.seats: list[dict[str, Any]] = list(row.seats)
         self.seconds_per_move = row.seconds_per_move
@@ -145,8 +144,8 @@ class Table:
         self.status = row.status
         self.deadline = 0.0
         """Wall-clock time (``time.time()``) when the seat to move runs out."""
-        self.bots: dict[int, Bot] = {
-            s: make_bot(info["bot"], _secure.getrandbits(48))
+        self.bots: dict[int, GameBot] = {
+            s: self.rules.make_bot(info["bot"], _secure.getrandbits(48))
             for s, info in enumerate(self.seats)
             if "bot" in info
         }
@@ -578,7 +577,9 @@ class Table:
         view = self.match.view(seat)
         bot = self.bots[seat]
         try:
-            move: Move = await asyncio.get_running_loop().run_in_executor(None, bot.choose, view)
+            move: GameMove = await asyncio.get_running_loop().run_in_executor(
+                None, bot.choose, view
+            )
         except Exception:
             log.exception("table %s: the bot at seat %s failed", self.id, seat)
             return
@@ -722,7 +723,7 @@ class Table:
         self.seats[seat] = _replaced(data)
         self.rated = False
         if seat not in self.bots:
-            self.bots[seat] = make_bot(data["bot"], _secure.getrandbits(48))
+            self.bots[seat] = self.rules.make_bot(data["bot"], _secure.getrandbits(48))
         self.presence.forget(seat)
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}

@@ -1,0 +1,139 @@
+"""Domino Poker as a game of the club: its options (RULES.md §10.1 item 3, each integer with
+an upper bound) and how to start, replay and seat bots in a session."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kozel.core import InvalidOption
+from kozel.game import Game, GameBot, GameMatch, GameView
+from kozel.options import Options, OptionSpec, OptionValue
+from kozel.poker.match import PokerMatch, PokerOptions
+from kozel.poker.views import PokerView
+
+MAX_CHIPS = 100_000
+MAX_ANTE = 1_000
+MAX_BET = 1_000
+MAX_HANDS = 1_000
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("players", "choice", 3, "number of players", choices=(2, 3, 4)),
+    OptionSpec("chips", "int", 100, "chips each player starts with", minimum=1, maximum=MAX_CHIPS),
+    OptionSpec(
+        "ante", "int", 1, "chips each player puts in before a deal", minimum=1, maximum=MAX_ANTE
+    ),
+    OptionSpec(
+        "limit",
+        "choice",
+        "fixed",
+        "fixed: bets and raises of `bet` (first round) and twice that (second), at most 3 raises "
+        "a round; no_limit: any bet up to the player's chips, a raise at least the last one",
+        choices=("fixed", "no_limit"),
+    ),
+    OptionSpec(
+        "bet",
+        "int",
+        2,
+        "the fixed-limit bet of the first round (the second's is double)",
+        minimum=1,
+        maximum=MAX_BET,
+    ),
+    OptionSpec(
+        "hands",
+        "int",
+        50,
+        "the session ends after this many hands (or when one player holds all the chips)",
+        minimum=1,
+        maximum=MAX_HANDS,
+        rated_minimum=25,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class PokerGame:
+    """Domino Poker (RULES.md §10): a :class:`kozel.game.Game` not played on a layout."""
+
+    id: str = "poker"
+    title: str = "Domino Poker"
+    summary: str = (
+        "Five-tile draw poker with chips on the 20 tiles without blanks and 1-1: antes, a "
+        "betting round, the draw, a second betting round and the showdown."
+    )
+    sheet_kind: str = "chips"
+    table: str = "poker"
+    option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    presets: Mapping[str, Mapping[str, OptionValue]] = field(
+        default_factory=lambda: {"no-limit": {"limit": "no_limit"}}
+    )
+
+    def spec(self, name: str) -> OptionSpec:
+        for spec in self.option_specs:
+            if spec.name == name:
+                return spec
+        known = ", ".join(s.name for s in self.option_specs)
+        raise InvalidOption(
+            f"{self.id} has no option {name!r}; its options are {known}", "no_option", option=name
+        )
+
+    def options(
+        self, raw: Mapping[str, object] | None = None, *, complete: bool = False
+    ) -> Options:
+        values = {name: self.spec(name).check(value) for name, value in dict(raw or {}).items()}
+        if complete:
+            missing = [s.name for s in self.option_specs if s.name not in values]
+            if missing:
+                raise InvalidOption(f"{self.id} options are missing {', '.join(missing)}")
+        resolved: dict[str, Any] = {
+            s.name: values.get(s.name, s.default) for s in self.option_specs
+        }
+        return PokerOptions(teams=False, **resolved)
+
+    def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
+        values: dict[str, object] = {}
+        if preset:
+            if preset not in self.presets:
+                known = ", ".join(self.presets)
+                raise InvalidOption(f"{self.id} has no preset {preset!r}; presets: {known}")
+            values.update(self.presets[preset])
+        for pair in pairs:
+            key, sep, text = pair.partition("=")
+            if not sep:
+                raise InvalidOption(f"expected key=value, got {pair!r}")
+            values[key.strip()] = self.spec(key.strip()).parse(text)
+        return self.options(values)
+
+    def options_dict(self, opts: Options) -> dict[str, OptionValue]:
+        return {s.name: getattr(opts, s.name) for s in self.option_specs}
+
+    def rated_problem(self, opts: Options) -> str:
+        for spec in self.option_specs:
+            if problem := spec.rated_problem(getattr(opts, spec.name)):
+                return problem
+        return ""
+
+    def new_match(self, opts: Options, seed: int | None = None) -> PokerMatch:
+        assert isinstance(opts, PokerOptions)
+        return PokerMatch(opts, seed)
+
+    def replay(self, record: dict[str, Any]) -> PokerMatch:
+        from kozel.poker.record import replay
+
+        return replay(record)
+
+    def make_bot(self, level: str, seed: int | None = None) -> GameBot:
+        from kozel.poker.bots import make_poker_bot
+
+        return make_poker_bot(level, seed)
+
+
+POKER = PokerGame()
+
+
+def _conforms(
+    game: PokerGame, match: PokerMatch, view: PokerView
+) -> tuple[Game, GameMatch, GameView]:
+    """Poker implements the game protocol (checked by mypy here)."""
+    return game, match, view

@@ -1,0 +1,220 @@
+"""A session of Domino Poker: hands until one player holds every chip or ``hands`` are played
+(RULES.md §10.1 items 3 and 4). :class:`PokerMatch` implements :class:`kozel.game.GameMatch`.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kozel.codec import want
+from kozel.core import TILE_NAMES, IllegalMove, Tile
+from kozel.options import Options
+from kozel.poker.hand import PokerHand
+from kozel.poker.hands import HAND_SIZE, POKER_TILES
+from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
+from kozel.scoring.base import MatchResult
+
+if TYPE_CHECKING:
+    from kozel.poker.views import PokerView
+
+WINNER_RATING = 5
+"""RULES.md §12: the winner of a Poker game gains 5 rating points, the others nothing."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PokerOptions(Options):
+    """RULES.md §10.1 item 3."""
+
+    chips: int
+    ante: int
+    limit: str
+    bet: int
+    hands: int
+
+
+class PokerMatch:
+    """A session of hands from the first deal to its result."""
+
+    def __init__(self, opts: PokerOptions, seed: int | None = None) -> None:
+        self.opts = opts
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.chips = [opts.chips] * opts.players
+        self.hands: list[PokerHand] = []
+        self.dealer = 0
+        self._result: MatchResult | None = None
+        self.timed_out: int | None = None
+
+    # --- state ----------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> PokerHand | None:
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> MatchResult | None:
+        return self._result
+
+    @property
+    def started(self) -> bool:
+        return bool(self.hands)
+
+    @property
+    def to_move(self) -> int | None:
+        hand = self.hand
+        return None if self.over or hand is None else hand.turn
+
+    @property
+    def needs_deal(self) -> bool:
+        hand = self.hand
+        return not self.over and (hand is None or hand.over)
+
+    def next_dealer(self) -> int:
+        """Seat 0 deals the first hand; then the next seat clockwise that still has chips."""
+        if not self.hands:
+            return 0
+        n = self.opts.players
+        last = self.hands[-1].dealer
+        for i in range(1, n + 1):
+            if self.chips[(last + i) % n] > 0:
+                return (last + i) % n
+        raise AssertionError("no seat has chips")
+
+    # --- the deal -------------------------------------------------------------------------
+
+    def deal_next(self) -> dict[str, Any]:
+        """Shuffle the 20 tiles and deal the next hand; return the deal as data."""
+        tiles = list(POKER_TILES)
+        self.rng.shuffle(tiles)
+        hands: list[list[str]] = []
+        for chips in self.chips:
+            count = HAND_SIZE if chips > 0 else 0
+            hands.append([TILE_NAMES[t] for t in sorted(tiles[:count])])
+            del tiles[:count]
+        data = {"hands": hands, "bazaar": [TILE_NAMES[t] for t in tiles]}
+        self.apply_deal(data)
+        return data
+
+    def apply_deal(self, data: dict[str, Any]) -> None:
+        from kozel.codec import read_tile
+
+        if not self.needs_deal:
+            raise IllegalMove("no deal is due")
+        want(isinstance(data, dict), "a deal must be an object")
+        hands, bazaar = data.get("hands"), data.get("bazaar")
+        want(
+            isinstance(hands, list) and all(isinstance(h, list) for h in hands),
+            "a deal's hands must be a list of lists of tiles",
+        )
+        want(isinstance(bazaar, list), "a deal's bazaar must be a list of tiles")
+        assert isinstance(hands, list) and isinstance(bazaar, list)
+        self.start_hand(
+            [[read_tile(t, "deal") for t in h] for h in hands],
+            [read_tile(t, "deal") for t in bazaar],
+        )
+
+    def start_hand(self, hands: Sequence[Sequence[Tile]], bazaar: Sequence[Tile]) -> PokerHand:
+        """Play the next hand with this deal; ``ValueError`` if it is not a valid deal."""
+        opts = self.opts
+        hand = PokerHand(
+            opts.players,
+            self.next_dealer(),
+            tuple(self.chips),
+            [list(h) for h in hands],
+            list(bazaar),
+            opts.ante,
+            opts.limit,
+            opts.bet,
+        )
+        self.hands.append(hand)
+        self._after_move()
+        return hand
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def read_move(self, raw: object) -> PokerMove:
+        if self.to_move is None:
+            raise IllegalMove("nobody is to move")
+        return move_from_dict(raw)
+
+    def write_move(self, move: PokerMove) -> dict[str, Any]:
+        return move_to_dict(move)
+
+    def legal_moves(self) -> list[PokerMove]:
+        hand = self.hand
+        return [] if self.over or hand is None else hand.legal_moves()
+
+    def push(self, move: PokerMove, drew: Sequence[Tile] | None = None) -> None:
+        """Apply a move of the seat to move; ``drew`` (a replay) names a discard's draws."""
+        hand = self.hand
+        if self.over or hand is None or hand.over:
+            raise IllegalMove("nobody is to move")
+        hand.push(move, self.rng.shuffle, drew)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        if not hand.over:
+            return
+        self.chips = list(hand.stacks)
+        holders = sum(c > 0 for c in self.chips)
+        if holders == 1 or len(self.hands) >= self.opts.hands:
+            best = max(self.chips)
+            winners = [s for s in range(self.opts.players) if self.chips[s] == best]
+            rating = [WINNER_RATING if s in winners else 0 for s in range(self.opts.players)]
+            self._result = MatchResult("winners", winners, list(self.chips), rating)
+
+    def timeout(self, seat: int) -> None:
+        """The seat to move ran out of time: the hand is not scored (the chips stay as they
+        were before it) and the game ends; every other player gains 1 (RULES.md §12)."""
+        if self.over:
+            raise IllegalMove("the game is over")
+        if seat != self.to_move:
+            raise IllegalMove(f"seat {seat} is not to move")
+        self.timed_out = seat
+        rating = [0 if s == seat else 1 for s in range(self.opts.players)]
+        self._result = MatchResult("winners", [], list(self.chips), rating, timeout=seat)
+
+    def copy(self) -> PokerMatch:
+        return copy.deepcopy(self)
+
+    # --- what players see, and the record -------------------------------------------------
+
+    def view(self, seat: int | None, hints: bool = False) -> PokerView:
+        """What ``seat`` may see (``hints`` mean nothing in Poker)."""
+        from kozel.poker.views import poker_view
+
+        return poker_view(self, seat)
+
+    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
+        from kozel.poker.views import poker_view
+
+        return [poker_view(self, s).to_dict() for s in seats]
+
+    def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
+        from kozel.poker.record import hand_record
+
+        out = []
+        for i, hand in enumerate(self.hands[start:], start=start):
+            if not hand.over and not (self.timed_out is not None and i == len(self.hands) - 1):
+                continue
+            rec = hand_record(self, i)
+            public = {k: v for k, v in rec.items() if k not in ("deal", "moves")}
+            before, after = rec["chips_before"], rec["chips_after"]
+            public["gains"] = [a - b for a, b in zip(after, before, strict=True)]
+            out.append(public)
+        return out
+
+    def record(self, seats: list[str]) -> dict[str, Any]:
+        from kozel.poker.record import record_of
+
+        return record_of(self, seats)
