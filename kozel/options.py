@@ -15,8 +15,9 @@ round or two cannot earn rating.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from kozel.core import InvalidOption
 
@@ -154,6 +155,53 @@ def show_value(value: OptionValue) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def spec_named(game: str, specs: Sequence[OptionSpec], name: str) -> OptionSpec:
+    """The spec of option ``name`` of ``game``; ``InvalidOption`` naming the game's options."""
+    for spec in specs:
+        if spec.name == name:
+            return spec
+    names = ", ".join(s.name for s in specs)
+    raise InvalidOption(
+        f"{game} has no option {name!r}; its options are {names}", "no_option", option=name
+    )
+
+
+def resolved_values(
+    game: str, specs: Sequence[OptionSpec], raw: Mapping[str, object] | None, complete: bool
+) -> dict[str, Any]:
+    """Every option of a game: the values given (each checked), the defaults for the rest;
+    with ``complete`` (reading a record) every option must be given."""
+    given = (raw or {}).items()
+    values = {name: spec_named(game, specs, name).check(value) for name, value in given}
+    if complete:
+        missing = [s.name for s in specs if s.name not in values]
+        if missing:
+            raise InvalidOption(f"{game} options are missing {', '.join(missing)}")
+    return {s.name: values.get(s.name, s.default) for s in specs}
+
+
+def parsed_pairs(
+    game: str, specs: Sequence[OptionSpec], pairs: list[str], base: Mapping[str, OptionValue]
+) -> dict[str, object]:
+    """Option values from ``key=value`` strings (the command line), on top of ``base`` (a
+    preset's values)."""
+    values: dict[str, object] = dict(base)
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep:
+            raise InvalidOption(f"expected key=value, got {pair!r}")
+        values[key.strip()] = spec_named(game, specs, key.strip()).parse(text)
+    return values
+
+
+def rated_problem_of(specs: Sequence[OptionSpec], opts: object) -> str:
+    """The first option outside its rated bounds, said, or ``""``."""
+    for spec in specs:
+        if problem := spec.rated_problem(getattr(opts, spec.name)):
+            return problem
+    return ""
 
 
 PLAYERS = OptionSpec("players", "choice", 4, "number of players", choices=(2, 3, 4))

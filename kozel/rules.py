@@ -22,7 +22,15 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from kozel.core import HIGH, IS_DOUBLE, PIPS, TILE_COUNT, InvalidOption, Tile, pips_of
-from kozel.options import Options, OptionSpec, OptionValue
+from kozel.options import (
+    Options,
+    OptionSpec,
+    OptionValue,
+    parsed_pairs,
+    rated_problem_of,
+    resolved_values,
+    spec_named,
+)
 from kozel.scoring.base import Scoring
 
 if TYPE_CHECKING:
@@ -173,13 +181,7 @@ class Ruleset:
     # --- options ------------------------------------------------------------------------------
 
     def spec(self, name: str) -> OptionSpec:
-        for spec in self.option_specs:
-            if spec.name == name:
-                return spec
-        names = ", ".join(s.name for s in self.option_specs)
-        raise InvalidOption(
-            f"{self.id} has no option {name!r}; its options are {names}", "no_option", option=name
-        )
+        return spec_named(self.id, self.option_specs, name)
 
     def options(
         self, raw: Mapping[str, object] | None = None, *, complete: bool = False
@@ -188,16 +190,7 @@ class Ruleset:
 
         With ``complete=True`` (reading a record) every option must be present.
         """
-        values: dict[str, OptionValue] = {}
-        for name, value in dict(raw or {}).items():
-            values[name] = self.spec(name).check(value)
-        if complete:
-            missing = [s.name for s in self.option_specs if s.name not in values]
-            if missing:
-                raise InvalidOption(f"{self.id} options are missing {', '.join(missing)}")
-        resolved: dict[str, Any] = {
-            s.name: values.get(s.name, s.default) for s in self.option_specs
-        }
+        resolved = resolved_values(self.id, self.option_specs, raw, complete)
         resolved.update(self.fixed)
         for spec in self.option_specs:  # the combinations (OptionSpec.needs)
             if refusal := spec.unmet(resolved[spec.name], resolved):
@@ -206,13 +199,8 @@ class Ruleset:
 
     def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
         """Options from ``key=value`` strings (the command line), on top of a preset."""
-        values: dict[str, object] = dict(self.preset(preset)) if preset else {}
-        for pair in pairs:
-            key, sep, text = pair.partition("=")
-            if not sep:
-                raise InvalidOption(f"expected key=value, got {pair!r}")
-            values[key.strip()] = self.spec(key.strip()).parse(text)
-        return self.options(values)
+        base = self.preset(preset) if preset else {}
+        return self.options(parsed_pairs(self.id, self.option_specs, pairs, base))
 
     def preset(self, name: str) -> Mapping[str, OptionValue]:
         try:
@@ -230,13 +218,7 @@ class Ruleset:
         >>> GOAT.rated_problem(GOAT.options()), GOAT.rated_problem(GOAT.options({"loss_limit": 1}))
         ('', 'a rated game needs loss_limit >= 51 (got 1)')
         """
-        if self.unrated_reason:
-            return self.unrated_reason
-        for spec in self.option_specs:
-            problem = spec.rated_problem(getattr(opts, spec.name))
-            if problem:
-                return problem
-        return ""
+        return self.unrated_reason or rated_problem_of(self.option_specs, opts)
 
     def options_dict(self, opts: Options) -> dict[str, OptionValue]:
         """Exactly this game's options with their values (as a record lists them)."""

@@ -9,7 +9,15 @@ from typing import Any
 
 from kozel.core import InvalidOption
 from kozel.game import Game, GameBot, GameMatch, GameView
-from kozel.options import Options, OptionSpec, OptionValue
+from kozel.options import (
+    Options,
+    OptionSpec,
+    OptionValue,
+    parsed_pairs,
+    rated_problem_of,
+    resolved_values,
+    spec_named,
+)
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.views import PokerView
 
@@ -70,49 +78,28 @@ class PokerGame:
     )
 
     def spec(self, name: str) -> OptionSpec:
-        for spec in self.option_specs:
-            if spec.name == name:
-                return spec
-        known = ", ".join(s.name for s in self.option_specs)
-        raise InvalidOption(
-            f"{self.id} has no option {name!r}; its options are {known}", "no_option", option=name
-        )
+        return spec_named(self.id, self.option_specs, name)
 
     def options(
         self, raw: Mapping[str, object] | None = None, *, complete: bool = False
     ) -> Options:
-        values = {name: self.spec(name).check(value) for name, value in dict(raw or {}).items()}
-        if complete:
-            missing = [s.name for s in self.option_specs if s.name not in values]
-            if missing:
-                raise InvalidOption(f"{self.id} options are missing {', '.join(missing)}")
-        resolved: dict[str, Any] = {
-            s.name: values.get(s.name, s.default) for s in self.option_specs
-        }
+        resolved = resolved_values(self.id, self.option_specs, raw, complete)
         return PokerOptions(teams=False, **resolved)
 
     def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
-        values: dict[str, object] = {}
+        base: Mapping[str, OptionValue] = {}
         if preset:
             if preset not in self.presets:
                 known = ", ".join(self.presets)
                 raise InvalidOption(f"{self.id} has no preset {preset!r}; presets: {known}")
-            values.update(self.presets[preset])
-        for pair in pairs:
-            key, sep, text = pair.partition("=")
-            if not sep:
-                raise InvalidOption(f"expected key=value, got {pair!r}")
-            values[key.strip()] = self.spec(key.strip()).parse(text)
-        return self.options(values)
+            base = self.presets[preset]
+        return self.options(parsed_pairs(self.id, self.option_specs, pairs, base))
 
     def options_dict(self, opts: Options) -> dict[str, OptionValue]:
         return {s.name: getattr(opts, s.name) for s in self.option_specs}
 
     def rated_problem(self, opts: Options) -> str:
-        for spec in self.option_specs:
-            if problem := spec.rated_problem(getattr(opts, spec.name)):
-                return problem
-        return ""
+        return rated_problem_of(self.option_specs, opts)
 
     def new_match(self, opts: Options, seed: int | None = None) -> PokerMatch:
         assert isinstance(opts, PokerOptions)
