@@ -139,15 +139,23 @@ def _same(where: str, what: str, recorded: object, computed: object) -> None:
         raise RecordError(f"{where}: {what} is {recorded!r} but the rules give {computed!r}")
 
 
-def replay_game(record: object) -> GameMatch:
-    """Re-run a record of any game through its rules (:meth:`kozel.game.Game.replay`); return
-    the match, or raise ``RecordError``."""
+def _game_of(record: object) -> str:
+    """The game a record names, after checking that it is a record of this format."""
     want(isinstance(record, dict), "a record must be a JSON object")
     assert isinstance(record, dict)
     fmt = record.get("format")
     want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
     game = _field(record, "game", "record")
     want(isinstance(game, str), f"game must be a string, got {game!r}")
+    assert isinstance(game, str)
+    return game
+
+
+def replay_game(record: object) -> GameMatch:
+    """Re-run a record of any game through its rules (:meth:`kozel.game.Game.replay`); return
+    the match, or raise ``RecordError``."""
+    game = _game_of(record)
+    assert isinstance(record, dict)
     try:
         rules = get_game(game)
     except InvalidOption as err:
@@ -158,12 +166,8 @@ def replay_game(record: object) -> GameMatch:
 def replay(record: object) -> Match:
     """Re-run a record of a layout game through the rules; return the match, or raise
     ``RecordError``."""
-    want(isinstance(record, dict), "a record must be a JSON object")
+    game = _game_of(record)
     assert isinstance(record, dict)
-    fmt = record.get("format")
-    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
-    game = _field(record, "game", "record")
-    want(isinstance(game, str), f"game must be a string, got {game!r}")
     raw_options = _field(record, "options", "record")
     want(isinstance(raw_options, dict), "options must be an object")
     try:
