@@ -1,16 +1,24 @@
 """Computer players of Trumps. A bot sees only its seat's :class:`TrumpsView`.
 
 - ``random``: a legal move at random (a bid or a pass alike, any trumps, any playable tile);
-- ``greedy``: bids by counting its trumps (their double and top ones as sure tricks), its
-  other doubles and counters, names its longest strong suit, leads its top trump or a double
-  while they are sure winners, and otherwise wins a trick holding counters with the cheapest
-  tile that takes it, plays low to a trick it cannot win, lays counters on its partner's
-  winning trick and never overtakes it;
-- ``expert``: bids and names trumps as greedy does; in play it deals the unseen tiles many
-  times at random, consistent with what is known (the suits a player failed to follow, and the
-  bidder read as holding at least three trumps when the tiles allow), plays each of its legal
-  tiles followed by greedy play to the end of the hand in every sample, and keeps the tile with
-  the best mean score for its pair (the points recorded, the bid rule applied).
+- ``greedy``: values its hand for each trump number (4 per trump, 3 more for the trump
+  double, 3 per other double, 1 per 5 points of counters) and bids 30 at a value of 22, one
+  more per 2 above it (at most 38; it passes when its partner holds the bid), naming the
+  trumps of its best value. In play it leads its highest trump while that is the highest left,
+  else a double that is the highest left of its suit, else its cheapest tile; following, it
+  lays counters on a partner's trick that is sure to win and plays low to one that is not
+  (never overtaking it), wins an opponent's trick holding points (or, as the last to play,
+  any trick) with its highest winning tile (as the last: the winning tile with most counters,
+  then the lowest), and otherwise plays its cheapest tile (no counter, no trump, low);
+- ``expert``: deals the 21 tiles it cannot see at random (24 times) and plays each deal out
+  greedily with itself leading, once for each trump number; it bids the highest bid its pair
+  takes in 70% of those deals with its best trumps (it passes when its partner holds the bid)
+  and, as the bidder, names the trumps with the best mean score (the bid rule applied). In
+  play it deals the unseen tiles 24 times at random, consistent with what is known (the suits
+  a player failed to follow, and the bidder read as holding at least three trumps when a few
+  tries allow it), plays each of its legal tiles followed by greedy play to the end of the
+  hand in every deal, and keeps the tile with the best mean score for its pair (what the pairs
+  record, the bid rule applied).
 """
 
 from __future__ import annotations
@@ -71,7 +79,7 @@ def greedy_bid(view: TrumpsView) -> TrumpsMove:
     return Bid(min(max(bids[0], min(wanted, MAX_BID - 4)), bids[-1]))
 
 
-def _low_key(t: Tile, trumps: int, suit: int) -> tuple[int, int, int]:
+def _low_key(t: Tile, trumps: int) -> tuple[int, int, int]:
     """Order for throwing away: no counter first, no trump, then low."""
     trump = IS_TRUMP[trumps][t]
     return (COUNT[t], int(trump), rank(t, trumps) if trump else LOW[t] + HIGH[t])
@@ -107,7 +115,7 @@ def greedy_play(
         for t in hand:
             if IS_DOUBLE[t] and not IS_TRUMP[trumps][t] and _is_top(t, trumps, gone, hand):
                 return t
-        return min(hand, key=lambda t: _low_key(t, trumps, -1))
+        return min(hand, key=lambda t: _low_key(t, trumps))
     suit = led_suit(trick[0][1], trumps)
     options = playable(hand, suit, trumps)
     if len(options) == 1:
@@ -118,15 +126,15 @@ def greedy_play(
     last = len(trick) == SEATS - 1
     if partner_wins:
         if last or _is_top(tiles[best], trumps, gone | sum(1 << t for t in tiles), hand):
-            return max(options, key=lambda t: (COUNT[t], -_low_key(t, trumps, suit)[1]))
-        return min(options, key=lambda t: _low_key(t, trumps, suit))
+            return max(options, key=lambda t: (COUNT[t], -_low_key(t, trumps)[1]))
+        return min(options, key=lambda t: _low_key(t, trumps))
     winning = [t for t in options if trick_winner([*tiles, t], trumps) == len(tiles)]
     at_stake = trick_points(tiles) - 1
     if winning and (at_stake > 0 or last or any(COUNT[t] for t in winning)):
         if last:
-            return max(winning, key=lambda t: (COUNT[t], -_low_key(t, trumps, suit)[2]))
+            return max(winning, key=lambda t: (COUNT[t], -_low_key(t, trumps)[2]))
         return max(winning, key=lambda t: (rank(t, trumps) if IS_TRUMP[trumps][t] else 0, t))
-    return min(options, key=lambda t: _low_key(t, trumps, suit))
+    return min(options, key=lambda t: _low_key(t, trumps))
 
 
 class RandomTrumpsBot:
@@ -267,6 +275,10 @@ def hand_score(taken: Sequence[int], bidder: int, bid: int, pair: int) -> int:
     return credited[pair] - credited[1 - pair]
 
 
+BID_CONFIDENCE = 0.7
+"""The expert bids what its pair takes in at least this share of its sampled deals."""
+
+
 class ExpertTrumpsBot:
     level = "expert"
 
@@ -275,9 +287,65 @@ class ExpertTrumpsBot:
         self.samples = samples
         self.greedy = GreedyTrumpsBot(seed)
 
+    def suit_takings(self, view: TrumpsView) -> list[list[int]]:
+        """Per trump number: what the seat's pair takes in each of ``samples`` deals of the
+        unseen tiles, the seat naming that trumps and leading, everyone playing greedily."""
+        assert view.seat is not None
+        seat = view.seat
+        unseen = [t for t in range(TILE_COUNT) if t not in view.hand]
+        out: list[list[int]] = [[] for _ in range(SUITS)]
+        for _ in range(self.samples):
+            self.rng.shuffle(unseen)
+            others = [s for s in range(SEATS) if s != seat]
+            hands: list[list[Tile]] = [[] for _ in range(SEATS)]
+            for i, s in enumerate(others):
+                hands[s] = unseen[i * len(view.hand) : (i + 1) * len(view.hand)]
+            hands[seat] = list(view.hand)
+            for v in range(SUITS):
+                taken = playout([h[:] for h in hands], [], seat, v, 0, [0, 0])
+                out[v].append(taken[seat % 2])
+        return out
+
+    def bid(self, view: TrumpsView) -> TrumpsMove:
+        """The highest bid its pair makes in at least :data:`BID_CONFIDENCE` of the sampled
+        deals with its best trumps; a pass when that is below the legal bids, or when its
+        partner holds the bid already (the dealer's forced bid: the lowest)."""
+        assert view.seat is not None
+        bids = [m.amount for m in view.legal_moves if isinstance(m, Bid)]
+        if PASS not in view.legal_moves:
+            return Bid(bids[0])
+        if not bids or (view.bidder is not None and view.bidder % 2 == view.seat % 2):
+            return PASS
+        takings = self.suit_takings(view)
+        best = max(takings, key=sum)
+        wanted = 0
+        for b in bids:
+            if sum(x >= b for x in best) >= BID_CONFIDENCE * len(best):
+                wanted = b
+        return Bid(wanted) if wanted else PASS
+
+    def name_trumps(self, view: TrumpsView) -> TrumpsMove:
+        """The trumps with the best mean score for its pair in the sampled deals (the bid rule
+        applied)."""
+        assert view.seat is not None
+        takings = self.suit_takings(view)
+        pair = view.seat % 2
+
+        def score(v: int) -> int:
+            return sum(
+                hand_score(
+                    (x, 42 - x) if pair == 0 else (42 - x, x), view.seat or 0, view.bid, pair
+                )
+                for x in takings[v]
+            )
+
+        return NameTrumps(max(range(SUITS), key=score))
+
     def choose(self, view: TrumpsView) -> TrumpsMove:
-        if view.phase != "play":
-            return self.greedy.choose(view)
+        if view.phase == "bid":
+            return self.bid(view)
+        if view.phase == "trumps":
+            return self.name_trumps(view)
         assert view.seat is not None and view.trumps is not None and view.bidder is not None
         legal = [m for m in view.legal_moves if isinstance(m, Lay)]
         if len(legal) == 1:
