@@ -495,3 +495,18 @@ def test_a_timeout_ends_the_game_and_replays() -> None:
     record = json.loads(json.dumps(match.record(["a", "b", "c", "d"])))
     assert record["rounds"][0]["end"] == {"kind": "timeout", "seat": 1}
     assert replay_game(record).result == match.result
+
+
+def test_the_expert_bids_high_on_a_hand_of_sixes_names_them_and_passes_weak_hands() -> None:
+    from kozel.trumps.bots import ExpertTrumpsBot
+
+    bot = ExpertTrumpsBot(seed=1, samples=8)
+    match = TrumpsMatch(opts(), seed=None)
+    match.start_hand(SIXES)
+    move = bot.choose(trumps_view(match, 0))
+    assert isinstance(move, Bid) and move.amount >= 40
+    match.push(move)
+    assert bot.choose(trumps_view(match, 1)) == PASS
+    for m in [PASS, PASS, PASS]:
+        match.push(m)
+    assert bot.choose(trumps_view(match, 0)) == NameTrumps(6)
