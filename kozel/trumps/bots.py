@@ -285,7 +285,6 @@ class ExpertTrumpsBot:
     def __init__(self, seed: int | None = None, samples: int = 24) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
-        self.greedy = GreedyTrumpsBot(seed)
 
     def suit_takings(self, view: TrumpsView) -> list[list[int]]:
         """Per trump number: what the seat's pair takes in each of ``samples`` deals of the
