@@ -376,9 +376,18 @@ def _poker_terminal(
     play_poker(game, opts, bots, seat, seed, console)
 
 
+def _tricks_terminal(
+    game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
+) -> None:
+    from kozel.trumps.terminal import play_trumps
+
+    play_trumps(game, opts, bots, seat, seed, console)
+
+
 TERMINALS: dict[str, Callable[[Game, Options, str, int, int | None, Console], None]] = {
     "layout": _layout_terminal,
     "poker": _poker_terminal,
+    "tricks": _tricks_terminal,
 }
 """The terminal game of each kind of table (``Game.table``)."""
 

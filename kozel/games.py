@@ -1,5 +1,5 @@
 """The games played on a layout, and the registry of every game (Domino Poker comes from
-:mod:`kozel.poker`).
+:mod:`kozel.poker`, Trumps from :mod:`kozel.trumps`).
 
 Each game is a :class:`~kozel.rules.Ruleset`: data plus a few hooks, with its own options and
 its own scoring policy (:mod:`kozel.scoring`). A new game adds an entry here, never an
@@ -29,6 +29,7 @@ from kozel.scoring.end_count import (
 from kozel.scoring.goat import FISH_MODES, LEAD_BY, FishMode, GoatOptions, GoatScoring
 from kozel.scoring.race import RaceOptions, RaceScoring
 from kozel.scoring.sea_goat import SeaGoatOptions, SeaGoatScoring
+from kozel.trumps.game import TRUMPS
 
 _ZERO_ZERO, _SIX_SIX = 1 << DOUBLE_OF[0], 1 << DOUBLE_OF[6]
 _DOUBLES_FROM_ONE = tuple(DOUBLE_OF[v] for v in (1, 2, 3, 4, 5, 6, 0))
@@ -547,7 +548,7 @@ GAMES: dict[str, Ruleset] = {
 """The games played on a layout by id, each one a :class:`~kozel.rules.Ruleset` (what code
 that works on layouts, e.g. ``kozel bench``, uses)."""
 
-ALL_GAMES: dict[str, Game] = {**GAMES, POKER.id: POKER}
+ALL_GAMES: dict[str, Game] = {**GAMES, POKER.id: POKER, TRUMPS.id: TRUMPS}
 """Every game by id, each one a :class:`kozel.game.Game`: the layout games, then the others."""
 
 

@@ -1,0 +1,169 @@
+"""Trumps' ``kozel-record/1`` records (RECORD.md, its Trumps item): writing, and the strict
+replay that ``kozel replay`` runs.
+
+A replay checks each hand's dealer, re-deals it from the record, plays every bid, the trumps
+and every tile through the rules (a bid must be legal, a tile must follow suit when it can)
+and compares the tricks (leader, winner, points), the end (bidder, bid, made), the sheet and
+the result with what the rules make of them; the first difference is a ``RecordError`` naming
+the hand and the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kozel.codec import MoveError, is_int, want
+from kozel.core import TILE_NAMES, IllegalMove, InvalidOption
+from kozel.trumps.match import TrumpsMatch, TrumpsOptions
+
+RecordError = MoveError
+
+
+def hand_record(match: TrumpsMatch, index: int) -> dict[str, Any]:
+    """Hand ``index`` (0: the first) as the record writes it."""
+    hand = match.hands[index]
+    out: dict[str, Any] = {
+        "dealer": hand.dealer,
+        "deal": {"hands": [[TILE_NAMES[t] for t in h] for h in hand.dealt], "bazaar": []},
+        "moves": [dict(m) for m in hand.moves],
+        "tricks": [
+            {"leader": t["leader"], "winner": t["winner"], "points": t["points"]}
+            for t in hand.tricks
+        ],
+    }
+    if hand.over:
+        out["end"] = hand.end_dict()
+        out["sheet"] = [dict(e) for e in match.sheets[index]]
+    else:
+        out["end"] = {"kind": "timeout", "seat": match.timed_out}
+        out["sheet"] = [{"before": s, "taken": 0, "credited": 0, "after": s} for s in match.scores]
+    return out
+
+
+def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
+    """The record of a game (finished or not)."""
+    from kozel.notation import FORMAT
+    from kozel.trumps.game import TRUMPS
+
+    rounds = [
+        hand_record(match, i)
+        for i, hand in enumerate(match.hands)
+        if hand.over or match.timed_out is not None
+    ]
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": TRUMPS.id,
+        "options": TRUMPS.options_dict(match.opts),
+        "seats": list(seats),
+        "seed": match.seed,
+        "rounds": rounds,
+    }
+    if match.result is not None:
+        res = match.result
+        record["result"] = {
+            "winners": list(res.units),
+            "scores": list(res.scores),
+            "rating": list(res.rating),
+        }
+        if res.timeout is not None:
+            record["result"]["timeout"] = res.timeout
+    return record
+
+
+def _same(where: str, what: str, recorded: object, computed: object) -> None:
+    want(
+        recorded == computed and type(recorded) is type(computed),
+        f"{where}: {what} is {recorded!r} in the record; the rules give {computed!r}",
+    )
+
+
+def replay(record: dict[str, Any]) -> TrumpsMatch:
+    """Re-run a trumps record; the match, or ``RecordError`` at the first difference."""
+    from kozel.notation import FORMAT
+    from kozel.trumps.game import TRUMPS
+
+    fmt = record.get("format")
+    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
+    game = record.get("game")
+    want(game == TRUMPS.id, f"the record is of {game!r}, not of {TRUMPS.id!r}")
+    raw_options = record.get("options")
+    want(isinstance(raw_options, dict), "options must be an object")
+    try:
+        opts = TRUMPS.options(raw_options, complete=True)
+    except InvalidOption as err:
+        raise RecordError(str(err)) from None
+    assert isinstance(opts, TrumpsOptions)
+    seats = record.get("seats")
+    want(
+        isinstance(seats, list) and all(isinstance(s, str) for s in seats),
+        "seats must be a list of strings",
+    )
+    assert isinstance(seats, list)
+    want(len(seats) == 4, f"seats lists {len(seats)} seats for 4 players")
+    seed = record.get("seed")
+    want(seed is None or is_int(seed), f"seed must be an integer or null, got {seed!r}")
+    rounds = record.get("rounds")
+    want(isinstance(rounds, list) and len(rounds) > 0, "rounds must be a non-empty list")
+    assert isinstance(rounds, list)
+    match = TrumpsMatch(opts, seed)
+    for i, raw in enumerate(rounds, start=1):
+        where = f"hand {i}"
+        want(not match.over, f"{where}: the game was already over after hand {i - 1}")
+        want(isinstance(raw, dict), f"{where}: must be an object")
+        _replay_hand(match, raw, where, last=i == len(rounds))
+    want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
+    result = record.get("result")
+    want(isinstance(result, dict), "result must be an object")
+    assert isinstance(result, dict) and match.result is not None
+    res = match.result
+    _same("result", "winners", result.get("winners"), list(res.units))
+    _same("result", "scores", result.get("scores"), list(res.scores))
+    _same("result", "rating", result.get("rating"), list(res.rating))
+    _same("result", "timeout", result.get("timeout"), res.timeout)
+    return match
+
+
+def _replay_hand(match: TrumpsMatch, raw: dict[str, Any], where: str, last: bool) -> None:
+    _same(where, "dealer", raw.get("dealer"), match.next_dealer())
+    deal = raw.get("deal")
+    want(isinstance(deal, dict), f"{where}: deal must be an object")
+    assert isinstance(deal, dict)
+    try:
+        match.apply_deal({"hands": deal.get("hands"), "bazaar": deal.get("bazaar")})
+    except (ValueError, IllegalMove) as err:
+        raise RecordError(f"{where}: {err}") from None
+    hand = match.hand
+    assert hand is not None
+    moves = raw.get("moves")
+    want(isinstance(moves, list), f"{where}: moves must be a list")
+    assert isinstance(moves, list)
+    end = raw.get("end")
+    want(isinstance(end, dict), f"{where}: end must be an object")
+    assert isinstance(end, dict)
+    timeout = last and end.get("kind") == "timeout"
+    for n, rec in enumerate(moves, start=1):
+        at = f"{where}, move {n}"
+        want(not hand.over, f"{at}: the hand is already over")
+        want(isinstance(rec, dict), f"{at}: a move must be an object")
+        seat = rec.get("seat")
+        want(
+            is_int(seat) and seat == match.to_move,
+            f"{at}: seat {seat!r} moves but seat {match.to_move} is to move",
+        )
+        try:
+            match.push(match.read_move(rec))
+        except IllegalMove as err:
+            raise RecordError(f"{at}: {err}") from None
+        except MoveError as err:
+            raise RecordError(f"{at}: {err}" if not str(err).startswith(at) else str(err)) from None
+    if timeout and not hand.over:
+        seat = end.get("seat")
+        want(
+            seat == match.to_move,
+            f"{where}: end: seat {seat!r} timed out but seat {match.to_move} was to move",
+        )
+        match.timeout(match.to_move)  # type: ignore[arg-type]
+    want(hand.over or match.over, f"{where}: the hand is not over after its last move")
+    computed = hand_record(match, len(match.hands) - 1)
+    for key in ("tricks", "end", "sheet"):
+        _same(where, key, raw.get(key), computed[key])

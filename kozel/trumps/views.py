@@ -1,0 +1,107 @@
+"""What one seat (or a spectator) may see of a Trumps game.
+
+A seat sees its own hand, every bid, the trumps, the trick on the table, the tricks already
+played this hand (all their tiles were shown), each pair's tricks and points taken, and the
+scores. It never holds another player's tiles (``tests/test_trumps.py`` checks this over many
+random games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kozel.core import TILE_NAMES, Tile
+from kozel.trumps.match import TrumpsMatch, TrumpsOptions
+from kozel.trumps.moves import TrumpsMove, move_to_dict
+
+
+@dataclass(frozen=True)
+class TrumpsView:
+    """One seat's view (``seat`` is ``None`` for a spectator)."""
+
+    opts: TrumpsOptions
+    seat: int | None
+    hand_number: int
+    dealer: int
+    phase: str
+    """``"deal"``, ``"bid"``, ``"trumps"``, ``"play"`` or ``"over"`` (the hand)."""
+    turn: int | None
+    hand: tuple[Tile, ...]
+    bids: tuple[tuple[int, int | None], ...]
+    """``(seat, bid)`` in order, ``None`` for a pass."""
+    bidder: int | None
+    bid: int
+    trumps: int | None
+    trick: tuple[tuple[int, Tile], ...]
+    """The trick on the table, ``(seat, tile)``, led first."""
+    played: tuple[tuple[tuple[int, Tile], ...], ...]
+    """This hand's finished tricks, each ``(seat, tile)`` led first."""
+    tricks_won: tuple[int, int]
+    taken: tuple[int, int]
+    scores: tuple[int, int]
+    legal_moves: tuple[TrumpsMove, ...]
+    over: bool
+
+    @property
+    def to_move(self) -> int | None:
+        return self.turn
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "trumps",
+            "seat": self.seat,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "hand": [TILE_NAMES[t] for t in self.hand],
+            "bids": [{"seat": s, "bid": b} for s, b in self.bids],
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "trumps": self.trumps,
+            "trick": [{"seat": s, "tile": TILE_NAMES[t]} for s, t in self.trick],
+            "played": [[{"seat": s, "tile": TILE_NAMES[t]} for s, t in tr] for tr in self.played],
+            "tricks_won": list(self.tricks_won),
+            "taken": list(self.taken),
+            "scores": list(self.scores),
+            "target": self.opts.target,
+            "legal_moves": [move_to_dict(m) for m in self.legal_moves],
+            "over": self.over,
+        }
+
+
+def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
+    """What ``seat`` (``None``: a spectator) may see of ``match`` now."""
+    hand = match.hand
+    scores = (match.scores[0], match.scores[1])
+    if hand is None:
+        return TrumpsView(
+            match.opts, seat, 0, match.next_dealer(), "deal", None, (), (), None, 0, None,
+            (), (), (0, 0), (0, 0), scores, (), match.over,
+        )  # fmt: skip
+    legal = tuple(hand.legal_moves()) if seat is not None and match.to_move == seat else ()
+    played = tuple(
+        tuple(((t["leader"] + i) % 4, tile) for i, tile in enumerate(t["tiles"]))
+        for t in hand.tricks
+    )
+    return TrumpsView(
+        opts=match.opts,
+        seat=seat,
+        hand_number=len(match.hands),
+        dealer=hand.dealer,
+        phase=hand.phase,
+        turn=match.to_move,
+        hand=tuple(sorted(hand.hands[seat])) if seat is not None else (),
+        bids=tuple(hand.bids),
+        bidder=hand.bidder,
+        bid=hand.bid,
+        trumps=hand.trumps,
+        trick=tuple(hand.trick),
+        played=played,
+        tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
+        taken=(hand.taken[0], hand.taken[1]),
+        scores=scores,
+        legal_moves=legal,
+        over=match.over,
+    )
