@@ -204,6 +204,50 @@ def rated_problem_of(specs: Sequence[OptionSpec], opts: object) -> str:
     return ""
 
 
+class DeclaredOptions:
+    """The option methods of a game that declares its options as specs, mixed into the
+    game's class: it says how resolved values become its :class:`Options`
+    (:meth:`build_options`), the rest is the same for every game."""
+
+    id: str
+    option_specs: tuple[OptionSpec, ...]
+    presets: Mapping[str, Mapping[str, OptionValue]]
+
+    def build_options(self, resolved: dict[str, Any]) -> Options:
+        raise NotImplementedError
+
+    def spec(self, name: str) -> OptionSpec:
+        return spec_named(self.id, self.option_specs, name)
+
+    def preset(self, name: str) -> Mapping[str, OptionValue]:
+        try:
+            return self.presets[name]
+        except KeyError:
+            known = ", ".join(self.presets) or "none"
+            raise InvalidOption(f"{self.id} has no preset {name!r}; presets: {known}") from None
+
+    def options(
+        self, raw: Mapping[str, object] | None = None, *, complete: bool = False
+    ) -> Options:
+        """Resolve options: defaults filled in, every value validated; with ``complete=True``
+        (reading a record) every option must be present."""
+        return self.build_options(resolved_values(self.id, self.option_specs, raw, complete))
+
+    def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
+        """Options from ``key=value`` strings (the command line), on top of a preset."""
+        base = self.preset(preset) if preset else {}
+        return self.options(parsed_pairs(self.id, self.option_specs, pairs, base))
+
+    def options_dict(self, opts: Options) -> dict[str, OptionValue]:
+        """Exactly this game's options with their values (as a record lists them)."""
+        return {s.name: getattr(opts, s.name) for s in self.option_specs}
+
+    def rated_problem(self, opts: Options) -> str:
+        """Why a game with these options cannot be rated (an option outside its rated
+        bounds), or ``""`` when it can."""
+        return rated_problem_of(self.option_specs, opts)
+
+
 PLAYERS = OptionSpec("players", "choice", 4, "number of players", choices=(2, 3, 4))
 TEAMS = OptionSpec(
     "teams",

@@ -21,16 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
-from kozel.core import HIGH, IS_DOUBLE, PIPS, TILE_COUNT, InvalidOption, Tile, pips_of
-from kozel.options import (
-    Options,
-    OptionSpec,
-    OptionValue,
-    parsed_pairs,
-    rated_problem_of,
-    resolved_values,
-    spec_named,
-)
+from kozel.core import HIGH, IS_DOUBLE, PIPS, TILE_COUNT, Tile, pips_of
+from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.scoring.base import Scoring
 
 if TYPE_CHECKING:
@@ -68,7 +60,7 @@ NON_DOUBLES: tuple[Tile, ...] = tuple(t for t in range(TILE_COUNT) if not IS_DOU
 
 
 @dataclass(frozen=True)
-class Ruleset:
+class Ruleset(DeclaredOptions):
     """A game played on a layout: its options and the features of its deal, layout and turns.
 
     Games differ as data: hand sizes, whether the leftover tiles may be drawn, redeals,
@@ -180,34 +172,14 @@ class Ruleset:
 
     # --- options ------------------------------------------------------------------------------
 
-    def spec(self, name: str) -> OptionSpec:
-        return spec_named(self.id, self.option_specs, name)
-
-    def options(
-        self, raw: Mapping[str, object] | None = None, *, complete: bool = False
-    ) -> Options:
-        """Resolve options: defaults filled in, every value and combination validated.
-
-        With ``complete=True`` (reading a record) every option must be present.
-        """
-        resolved = resolved_values(self.id, self.option_specs, raw, complete)
+    def build_options(self, resolved: dict[str, Any]) -> Options:
+        """The resolved values with the game's fixed ones, every combination checked
+        (:meth:`OptionSpec.unmet`)."""
         resolved.update(self.fixed)
-        for spec in self.option_specs:  # the combinations (OptionSpec.needs)
+        for spec in self.option_specs:
             if refusal := spec.unmet(resolved[spec.name], resolved):
                 raise refusal
         return self.options_type(**resolved)
-
-    def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
-        """Options from ``key=value`` strings (the command line), on top of a preset."""
-        base = self.preset(preset) if preset else {}
-        return self.options(parsed_pairs(self.id, self.option_specs, pairs, base))
-
-    def preset(self, name: str) -> Mapping[str, OptionValue]:
-        try:
-            return self.presets[name]
-        except KeyError:
-            known = ", ".join(self.presets) or "none"
-            raise InvalidOption(f"{self.id} has no preset {name!r}; presets: {known}") from None
 
     def rated_problem(self, opts: Options) -> str:
         """Why a game with these options cannot be rated (an option outside its rated bounds,
@@ -218,11 +190,7 @@ class Ruleset:
         >>> GOAT.rated_problem(GOAT.options()), GOAT.rated_problem(GOAT.options({"loss_limit": 1}))
         ('', 'a rated game needs loss_limit >= 51 (got 1)')
         """
-        return self.unrated_reason or rated_problem_of(self.option_specs, opts)
-
-    def options_dict(self, opts: Options) -> dict[str, OptionValue]:
-        """Exactly this game's options with their values (as a record lists them)."""
-        return {s.name: getattr(opts, s.name) for s in self.option_specs}
+        return self.unrated_reason or super().rated_problem(opts)
 
     # --- matches, deals and leads -------------------------------------------------------------
 

@@ -7,17 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.core import InvalidOption
 from kozel.game import Game, GameBot, GameMatch, GameView
-from kozel.options import (
-    Options,
-    OptionSpec,
-    OptionValue,
-    parsed_pairs,
-    rated_problem_of,
-    resolved_values,
-    spec_named,
-)
+from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.views import PokerView
 
@@ -61,7 +52,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 
 @dataclass(frozen=True)
-class PokerGame:
+class PokerGame(DeclaredOptions):
     """Domino Poker (RULES.md §10): a :class:`kozel.game.Game` not played on a layout."""
 
     id: str = "poker"
@@ -77,29 +68,8 @@ class PokerGame:
         default_factory=lambda: {"no-limit": {"limit": "no_limit"}}
     )
 
-    def spec(self, name: str) -> OptionSpec:
-        return spec_named(self.id, self.option_specs, name)
-
-    def options(
-        self, raw: Mapping[str, object] | None = None, *, complete: bool = False
-    ) -> Options:
-        resolved = resolved_values(self.id, self.option_specs, raw, complete)
+    def build_options(self, resolved: dict[str, Any]) -> Options:
         return PokerOptions(teams=False, **resolved)
-
-    def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
-        base: Mapping[str, OptionValue] = {}
-        if preset:
-            if preset not in self.presets:
-                known = ", ".join(self.presets)
-                raise InvalidOption(f"{self.id} has no preset {preset!r}; presets: {known}")
-            base = self.presets[preset]
-        return self.options(parsed_pairs(self.id, self.option_specs, pairs, base))
-
-    def options_dict(self, opts: Options) -> dict[str, OptionValue]:
-        return {s.name: getattr(opts, s.name) for s in self.option_specs}
-
-    def rated_problem(self, opts: Options) -> str:
-        return rated_problem_of(self.option_specs, opts)
 
     def new_match(self, opts: Options, seed: int | None = None) -> PokerMatch:
         assert isinstance(opts, PokerOptions)

@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.core import InvalidOption
 from kozel.game import Game, GameBot, GameMatch, GameView
-from kozel.options import Options, OptionSpec, OptionValue
+from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.views import TrumpsView
 
@@ -29,7 +28,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 
 @dataclass(frozen=True)
-class TrumpsGame:
+class TrumpsGame(DeclaredOptions):
     """Trumps (RULES.md §11): a :class:`kozel.game.Game` played in tricks, not on a layout."""
 
     id: str = "trumps"
@@ -43,50 +42,8 @@ class TrumpsGame:
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
 
-    def spec(self, name: str) -> OptionSpec:
-        for spec in self.option_specs:
-            if spec.name == name:
-                return spec
-        known = ", ".join(s.name for s in self.option_specs)
-        raise InvalidOption(
-            f"{self.id} has no option {name!r}; its options are {known}", "no_option", option=name
-        )
-
-    def options(
-        self, raw: Mapping[str, object] | None = None, *, complete: bool = False
-    ) -> Options:
-        values = {name: self.spec(name).check(value) for name, value in dict(raw or {}).items()}
-        if complete:
-            missing = [s.name for s in self.option_specs if s.name not in values]
-            if missing:
-                raise InvalidOption(f"{self.id} options are missing {', '.join(missing)}")
-        resolved: dict[str, Any] = {
-            s.name: values.get(s.name, s.default) for s in self.option_specs
-        }
+    def build_options(self, resolved: dict[str, Any]) -> Options:
         return TrumpsOptions(players=4, teams=True, **resolved)
-
-    def parse_options(self, pairs: list[str], preset: str | None = None) -> Options:
-        values: dict[str, object] = {}
-        if preset:
-            if preset not in self.presets:
-                known = ", ".join(self.presets) or "none"
-                raise InvalidOption(f"{self.id} has no preset {preset!r}; presets: {known}")
-            values.update(self.presets[preset])
-        for pair in pairs:
-            key, sep, text = pair.partition("=")
-            if not sep:
-                raise InvalidOption(f"expected key=value, got {pair!r}")
-            values[key.strip()] = self.spec(key.strip()).parse(text)
-        return self.options(values)
-
-    def options_dict(self, opts: Options) -> dict[str, OptionValue]:
-        return {s.name: getattr(opts, s.name) for s in self.option_specs}
-
-    def rated_problem(self, opts: Options) -> str:
-        for spec in self.option_specs:
-            if problem := spec.rated_problem(getattr(opts, spec.name)):
-                return problem
-        return ""
 
     def new_match(self, opts: Options, seed: int | None = None) -> TrumpsMatch:
         assert isinstance(opts, TrumpsOptions)
