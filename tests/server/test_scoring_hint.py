@@ -5,6 +5,7 @@ at an unrated table — never in a rated game, never to a spectator."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from websockets.sync.client import ClientConnection
@@ -86,15 +87,21 @@ def test_a_rated_game_never_sends_the_hint(server: RunningServer) -> None:
     assert started["status"] == "started" and started["rated"] is True
     game = started["game_id"]
     seen: list[dict[str, Any]] = []
+    refusals: list[dict[str, Any]] = []
     with alice.socket(game) as a, bob.socket(game) as b:
-        moves = 0
+        moves, over = 0, False
         versions = {id(a): -1, id(b): -1}
-        while moves < 40:
+        deadline = time.monotonic() + 120
+        while moves < 40 and not over:
+            assert time.monotonic() < deadline, f"{moves} moves in 120 s; refused: {refusals}"
             for sock in (a, b):
                 try:
                     message = json.loads(sock.recv(timeout=0.2))
                 except TimeoutError:
                     continue
+                if message["type"] == "error":
+                    refusals.append(message)
+                over = over or message.get("status", "playing") != "playing"
                 fresh = message["type"] == "state" and message["version"] > versions[id(sock)]
                 if not fresh or "view" not in message:
                     continue
@@ -107,7 +114,7 @@ def test_a_rated_game_never_sends_the_hint(server: RunningServer) -> None:
                         json.dumps({"type": "move", "version": message["version"], "move": move})
                     )
                     moves += 1
-    assert len(seen) > 40
+    assert moves == 40 or over, refusals
     for message in seen:
         check_state(message)
         assert message["rated"] is True and message["view"]["hint"] == []
