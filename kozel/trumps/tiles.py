@@ -9,8 +9,9 @@ the double ranks highest, then the other half decides.
 5
 >>> follows(parse_tile("3-5"), 5, trumps=0), follows(parse_tile("2-4"), 5, trumps=0)
 (True, False)
->>> trick_winner([parse_tile("2-5"), parse_tile("3-5"), parse_tile("0-1"), parse_tile("5-6")], 0)
-3
+>>> trick = [parse_tile(name) for name in ("2-5", "3-5", "0-1", "5-6")]
+>>> trick_winner(trick, trumps=0), trick_winner(trick, trumps=4)  # 0-1 trumps; else 5-6
+(2, 3)
 """
 
 from __future__ import annotations
