@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from kozel.codec import MoveError, is_int, read_tile, want
-from kozel.core import TILE_NAMES, IllegalMove, InvalidOption
+from kozel.core import TILE_NAMES, IllegalMove
 from kozel.poker.match import PokerMatch, PokerOptions
+from kozel.records import read_frame, record_frame, same
 
 RecordError = MoveError
 
@@ -43,7 +44,6 @@ def hand_record(match: PokerMatch, index: int) -> dict[str, Any]:
 
 def record_of(match: PokerMatch, seats: list[str]) -> dict[str, Any]:
     """The record of a session (finished or not)."""
-    from kozel.notation import FORMAT
     from kozel.poker.game import POKER
 
     rounds = [
@@ -51,14 +51,7 @@ def record_of(match: PokerMatch, seats: list[str]) -> dict[str, Any]:
         for i, hand in enumerate(match.hands)
         if hand.over or match.timed_out is not None
     ]
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "game": POKER.id,
-        "options": POKER.options_dict(match.opts),
-        "seats": list(seats),
-        "seed": match.seed,
-        "rounds": rounds,
-    }
+    record = record_frame(POKER, match.opts, seats, match.seed, rounds)
     if match.result is not None:
         res = match.result
         record["result"] = {
@@ -71,41 +64,12 @@ def record_of(match: PokerMatch, seats: list[str]) -> dict[str, Any]:
     return record
 
 
-def _same(where: str, what: str, recorded: object, computed: object) -> None:
-    want(
-        recorded == computed and type(recorded) is type(computed),
-        f"{where}: {what} is {recorded!r} in the record; the rules give {computed!r}",
-    )
-
-
 def replay(record: dict[str, Any]) -> PokerMatch:
     """Re-run a poker record; the match, or ``RecordError`` at the first difference."""
-    from kozel.notation import FORMAT
     from kozel.poker.game import POKER
 
-    fmt = record.get("format")
-    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
-    game = record.get("game")
-    want(game == POKER.id, f"the record is of {game!r}, not of {POKER.id!r}")
-    raw_options = record.get("options")
-    want(isinstance(raw_options, dict), "options must be an object")
-    try:
-        opts = POKER.options(raw_options, complete=True)
-    except InvalidOption as err:
-        raise RecordError(str(err)) from None
+    opts, seed, rounds = read_frame(record, POKER)
     assert isinstance(opts, PokerOptions)
-    seats = record.get("seats")
-    want(
-        isinstance(seats, list) and all(isinstance(s, str) for s in seats),
-        "seats must be a list of strings",
-    )
-    assert isinstance(seats, list)
-    want(len(seats) == opts.players, f"seats lists {len(seats)} seats for {opts.players} players")
-    seed = record.get("seed")
-    want(seed is None or is_int(seed), f"seed must be an integer or null, got {seed!r}")
-    rounds = record.get("rounds")
-    want(isinstance(rounds, list) and len(rounds) > 0, "rounds must be a non-empty list")
-    assert isinstance(rounds, list)
     match = PokerMatch(opts, seed)
     for i, raw in enumerate(rounds, start=1):
         where = f"hand {i}"
@@ -117,16 +81,16 @@ def replay(record: dict[str, Any]) -> PokerMatch:
     want(isinstance(result, dict), "result must be an object")
     assert isinstance(result, dict) and match.result is not None
     res = match.result
-    _same("result", "winners", result.get("winners"), list(res.units))
-    _same("result", "chips", result.get("chips"), list(res.scores))
-    _same("result", "rating", result.get("rating"), list(res.rating))
-    _same("result", "timeout", result.get("timeout"), res.timeout)
+    same("result", "winners", result.get("winners"), list(res.units))
+    same("result", "chips", result.get("chips"), list(res.scores))
+    same("result", "rating", result.get("rating"), list(res.rating))
+    same("result", "timeout", result.get("timeout"), res.timeout)
     return match
 
 
 def _replay_hand(match: PokerMatch, raw: dict[str, Any], where: str, last: bool) -> None:
-    _same(where, "dealer", raw.get("dealer"), match.next_dealer())
-    _same(where, "chips_before", raw.get("chips_before"), list(match.chips))
+    same(where, "dealer", raw.get("dealer"), match.next_dealer())
+    same(where, "chips_before", raw.get("chips_before"), list(match.chips))
     deal = raw.get("deal")
     want(isinstance(deal, dict), f"{where}: deal must be an object")
     assert isinstance(deal, dict)
@@ -145,7 +109,7 @@ def _replay_hand(match: PokerMatch, raw: dict[str, Any], where: str, last: bool)
         f"{where}: the record has {len(moves)} moves, fewer than the {antes} antes",
     )
     for n, (rec, computed) in enumerate(zip(moves[:antes], hand.moves, strict=True), start=1):
-        _same(f"{where}, move {n}", "the ante", rec, computed)
+        same(f"{where}, move {n}", "the ante", rec, computed)
     end = raw.get("end")
     want(isinstance(end, dict), f"{where}: end must be an object")
     assert isinstance(end, dict)
@@ -184,4 +148,4 @@ def _replay_hand(match: PokerMatch, raw: dict[str, Any], where: str, last: bool)
 
     computed = written(match, len(match.hands) - 1)
     for key in ("showdown", "end", "chips_after"):
-        _same(where, key, raw.get(key), computed[key])
+        same(where, key, raw.get(key), computed[key])

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from kozel.codec import MoveError, is_int, want
-from kozel.core import TILE_NAMES, IllegalMove, InvalidOption
+from kozel.core import TILE_NAMES, IllegalMove
+from kozel.records import read_frame, record_frame, same
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 
 RecordError = MoveError
@@ -42,7 +43,6 @@ def hand_record(match: TrumpsMatch, index: int) -> dict[str, Any]:
 
 def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
     """The record of a game (finished or not)."""
-    from kozel.notation import FORMAT
     from kozel.trumps.game import TRUMPS
 
     rounds = [
@@ -50,14 +50,7 @@ def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
         for i, hand in enumerate(match.hands)
         if hand.over or match.timed_out is not None
     ]
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "game": TRUMPS.id,
-        "options": TRUMPS.options_dict(match.opts),
-        "seats": list(seats),
-        "seed": match.seed,
-        "rounds": rounds,
-    }
+    record = record_frame(TRUMPS, match.opts, seats, match.seed, rounds)
     if match.result is not None:
         res = match.result
         record["result"] = {
@@ -70,41 +63,12 @@ def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
     return record
 
 
-def _same(where: str, what: str, recorded: object, computed: object) -> None:
-    want(
-        recorded == computed and type(recorded) is type(computed),
-        f"{where}: {what} is {recorded!r} in the record; the rules give {computed!r}",
-    )
-
-
 def replay(record: dict[str, Any]) -> TrumpsMatch:
     """Re-run a trumps record; the match, or ``RecordError`` at the first difference."""
-    from kozel.notation import FORMAT
     from kozel.trumps.game import TRUMPS
 
-    fmt = record.get("format")
-    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
-    game = record.get("game")
-    want(game == TRUMPS.id, f"the record is of {game!r}, not of {TRUMPS.id!r}")
-    raw_options = record.get("options")
-    want(isinstance(raw_options, dict), "options must be an object")
-    try:
-        opts = TRUMPS.options(raw_options, complete=True)
-    except InvalidOption as err:
-        raise RecordError(str(err)) from None
+    opts, seed, rounds = read_frame(record, TRUMPS)
     assert isinstance(opts, TrumpsOptions)
-    seats = record.get("seats")
-    want(
-        isinstance(seats, list) and all(isinstance(s, str) for s in seats),
-        "seats must be a list of strings",
-    )
-    assert isinstance(seats, list)
-    want(len(seats) == 4, f"seats lists {len(seats)} seats for 4 players")
-    seed = record.get("seed")
-    want(seed is None or is_int(seed), f"seed must be an integer or null, got {seed!r}")
-    rounds = record.get("rounds")
-    want(isinstance(rounds, list) and len(rounds) > 0, "rounds must be a non-empty list")
-    assert isinstance(rounds, list)
     match = TrumpsMatch(opts, seed)
     for i, raw in enumerate(rounds, start=1):
         where = f"hand {i}"
@@ -116,15 +80,15 @@ def replay(record: dict[str, Any]) -> TrumpsMatch:
     want(isinstance(result, dict), "result must be an object")
     assert isinstance(result, dict) and match.result is not None
     res = match.result
-    _same("result", "winners", result.get("winners"), list(res.units))
-    _same("result", "scores", result.get("scores"), list(res.scores))
-    _same("result", "rating", result.get("rating"), list(res.rating))
-    _same("result", "timeout", result.get("timeout"), res.timeout)
+    same("result", "winners", result.get("winners"), list(res.units))
+    same("result", "scores", result.get("scores"), list(res.scores))
+    same("result", "rating", result.get("rating"), list(res.rating))
+    same("result", "timeout", result.get("timeout"), res.timeout)
     return match
 
 
 def _replay_hand(match: TrumpsMatch, raw: dict[str, Any], where: str, last: bool) -> None:
-    _same(where, "dealer", raw.get("dealer"), match.next_dealer())
+    same(where, "dealer", raw.get("dealer"), match.next_dealer())
     deal = raw.get("deal")
     want(isinstance(deal, dict), f"{where}: deal must be an object")
     assert isinstance(deal, dict)
@@ -166,4 +130,4 @@ def _replay_hand(match: TrumpsMatch, raw: dict[str, Any], where: str, last: bool
     want(hand.over or match.over, f"{where}: the hand is not over after its last move")
     computed = hand_record(match, len(match.hands) - 1)
     for key in ("tricks", "end", "sheet"):
-        _same(where, key, raw.get(key), computed[key])
+        same(where, key, raw.get(key), computed[key])
