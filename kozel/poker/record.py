@@ -15,7 +15,7 @@ from typing import Any
 from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, IllegalMove
 from kozel.poker.match import PokerMatch, PokerOptions
-from kozel.records import read_frame, record_frame, same
+from kozel.records import check_result, read_frame, record_frame, result_dict, same
 
 RecordError = MoveError
 
@@ -53,14 +53,7 @@ def record_of(match: PokerMatch, seats: list[str]) -> dict[str, Any]:
     ]
     record = record_frame(POKER, match.opts, seats, match.seed, rounds)
     if match.result is not None:
-        res = match.result
-        record["result"] = {
-            "winners": list(res.units),
-            "chips": list(res.scores),
-            "rating": list(res.rating),
-        }
-        if res.timeout is not None:
-            record["result"]["timeout"] = res.timeout
+        record["result"] = result_dict(match.result, "chips")
     return record
 
 
@@ -77,14 +70,7 @@ def replay(record: dict[str, Any]) -> PokerMatch:
         want(isinstance(raw, dict), f"{where}: must be an object")
         _replay_hand(match, raw, where, last=i == len(rounds))
     want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
-    result = record.get("result")
-    want(isinstance(result, dict), "result must be an object")
-    assert isinstance(result, dict) and match.result is not None
-    res = match.result
-    same("result", "winners", result.get("winners"), list(res.units))
-    same("result", "chips", result.get("chips"), list(res.scores))
-    same("result", "rating", result.get("rating"), list(res.rating))
-    same("result", "timeout", result.get("timeout"), res.timeout)
+    check_result(record, match.result, "chips")
     return match
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from kozel.codec import MoveError, is_int, want
 from kozel.core import TILE_NAMES, IllegalMove
-from kozel.records import read_frame, record_frame, same
+from kozel.records import check_result, read_frame, record_frame, result_dict, same
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 
 RecordError = MoveError
@@ -52,14 +52,7 @@ def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
     ]
     record = record_frame(TRUMPS, match.opts, seats, match.seed, rounds)
     if match.result is not None:
-        res = match.result
-        record["result"] = {
-            "winners": list(res.units),
-            "scores": list(res.scores),
-            "rating": list(res.rating),
-        }
-        if res.timeout is not None:
-            record["result"]["timeout"] = res.timeout
+        record["result"] = result_dict(match.result, "scores")
     return record
 
 
@@ -76,14 +69,7 @@ def replay(record: dict[str, Any]) -> TrumpsMatch:
         want(isinstance(raw, dict), f"{where}: must be an object")
         _replay_hand(match, raw, where, last=i == len(rounds))
     want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
-    result = record.get("result")
-    want(isinstance(result, dict), "result must be an object")
-    assert isinstance(result, dict) and match.result is not None
-    res = match.result
-    same("result", "winners", result.get("winners"), list(res.units))
-    same("result", "scores", result.get("scores"), list(res.scores))
-    same("result", "rating", result.get("rating"), list(res.rating))
-    same("result", "timeout", result.get("timeout"), res.timeout)
+    check_result(record, match.result, "scores")
     return match
 
 
