@@ -134,6 +134,12 @@ class GameMatch(Protocol):
         seats]`` (a table builds them together, after every move)."""
         ...
 
+    def shown_hands(self) -> list[list[str]]:
+        """Each seat's tiles turned face up once a round is over, by seat (layout games:
+        every hand left; Poker: the hands that reached the showdown, the others empty; Trumps:
+        nothing is left). Never the bazaar."""
+        ...
+
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         """Each finished round's public part from round ``start`` on (0: the first), as the
         record writes it, plus what the game says of it in numbers (e.g. a hand's winner)."""
@@ -160,6 +166,11 @@ class Game(Protocol):
     def sheet_kind(self) -> str:
         """``"goat"`` (the loser collects points), ``"race"`` (the winner scores) or
         ``"chips"`` (each hand wins or loses chips)."""
+        ...
+
+    @property
+    def unrated_reason(self) -> str:
+        """Why no game of this kind is ever rated on its own, or ``""``."""
         ...
 
     @property

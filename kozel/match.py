@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kozel.codec import is_int, move_to_dict, parse_move, read_tile, want
-from kozel.core import TILE_COUNT, TILE_NAMES, IllegalMove, Move, Play, PlayDoubles, Tile
+from kozel.core import TILE_COUNT, TILE_NAMES, IllegalMove, Move, Play, PlayDoubles, Tile, tiles_of
 from kozel.options import Options
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
@@ -180,6 +180,9 @@ class Match:
         from kozel.views import view_dicts
 
         return view_dicts(self, seats, hints)
+
+    def shown_hands(self) -> list[list[str]]:
+        return [[TILE_NAMES[t] for t in tiles_of(hand)] for hand in self.round.hands]
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.notation import round_sheet

@@ -67,24 +67,11 @@ def same(where: str, what: str, recorded: object, computed: object) -> None:
     )
 
 
-def result_dict(res: MatchResult, scores: str) -> dict[str, Any]:
-    """A finished game's ``result``: its winners, each unit's final ``scores`` (named as the
-    game names them, e.g. ``chips``), the rating per seat and a timed-out seat."""
-    out: dict[str, Any] = {
-        "winners": list(res.units),
-        scores: list(res.scores),
-        "rating": list(res.rating),
-    }
-    if res.timeout is not None:
-        out["timeout"] = res.timeout
-    return out
-
-
-def check_result(record: dict[str, Any], res: MatchResult | None, scores: str) -> None:
+def check_result(record: dict[str, Any], res: MatchResult | None) -> None:
     """``RecordError`` unless the record's ``result`` is the one the rules reached."""
     result = record.get("result")
     want(isinstance(result, dict), "result must be an object")
     assert isinstance(result, dict) and res is not None
-    computed = {"timeout": None, **result_dict(res, scores)}  # no timeout: none recorded
+    computed = {"timeout": None, **res.to_dict()}  # no timeout: none recorded
     for field, value in computed.items():
         same("result", field, result.get(field), value)

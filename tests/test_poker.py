@@ -559,16 +559,37 @@ def test_unknown_bots_are_named() -> None:
         make_poker_bot("genius")
 
 
-def test_poker_stays_out_of_the_club() -> None:
-    from kozel.server.offer import CLUB_GAMES, DRAWN_TABLES, club_game
-
-    assert "poker" not in CLUB_GAMES and "poker" not in DRAWN_TABLES
+def test_poker_is_played_at_a_poker_table() -> None:
     assert get_game("goat").table == "layout" and POKER.table == "poker"
-    assert get_game("goat").make_bot("greedy", 1).level == "greedy"
     assert POKER.make_bot("expert", 1).level == "expert"
-    assert set(CLUB_GAMES) == {g for g, game in ALL_GAMES.items() if game.table == "layout"}
-    with pytest.raises(ValueError, match="unknown game 'poker'"):
-        club_game("poker")
+    assert not POKER.unrated_reason
+
+
+def test_a_session_rebuilt_from_its_deals_and_moves_draws_the_same_tiles() -> None:
+    """A club table stores each deal (with the seed that shuffles the hand's discards) and
+    each move as a player sends it, without the tiles drawn: replaying them gives the same
+    draws, even from reshuffled discards (four players: all 20 tiles are dealt)."""
+    drawn = 0
+    for game in range(20):
+        played = PokerMatch(options(players=4, hands=3), seed=None)
+        events: list[tuple[str, dict[str, Any]]] = []
+        pick = random.Random(game)
+        while not played.over:
+            if played.needs_deal:
+                events.append(("deal", played.deal_next()))
+                continue
+            move = pick.choice(played.legal_moves())
+            played.push(move)
+            events.append(("move", played.write_move(move)))
+        rebuilt = PokerMatch(options(players=4, hands=3), seed=None)
+        for kind, data in events:
+            if kind == "deal":
+                rebuilt.apply_deal(json.loads(json.dumps(data)))
+            else:
+                rebuilt.push(rebuilt.read_move(data))
+        assert rebuilt.record(["a", "b", "c", "d"]) == played.record(["a", "b", "c", "d"])
+        drawn += sum(1 for h in played.hands for m in h.moves if m.get("drew"))
+    assert drawn > 0
 
 
 def test_hands_of_five_only() -> None:

@@ -62,6 +62,7 @@ class PokerGame(DeclaredOptions):
         "betting round, the draw, a second betting round and the showdown."
     )
     sheet_kind: str = "chips"
+    unrated_reason: str = ""
     table: str = "poker"
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     presets: Mapping[str, Mapping[str, OptionValue]] = field(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.codec import want
+from kozel.codec import is_int, want
 from kozel.core import TILE_NAMES, IllegalMove, Tile
 from kozel.options import Options
 from kozel.poker.hand import PokerHand
@@ -48,6 +48,9 @@ class PokerMatch:
         self.dealer = 0
         self._result: MatchResult | None = None
         self.timed_out: int | None = None
+        self._shuffler = self.rng
+        """What shuffles this hand's discards: the deal's own generator when the deal names
+        one (:meth:`deal_next`), else the match's (a record's moves name their draws)."""
 
     # --- state ----------------------------------------------------------------------------
 
@@ -91,7 +94,8 @@ class PokerMatch:
     # --- the deal -------------------------------------------------------------------------
 
     def deal_next(self) -> dict[str, Any]:
-        """Shuffle the 20 tiles and deal the next hand; return the deal as data."""
+        """Shuffle the 20 tiles and deal the next hand; return the deal as data (the hands,
+        the bazaar in draw order, and the seed that will shuffle the hand's discards)."""
         tiles = list(POKER_TILES)
         self.rng.shuffle(tiles)
         hands: list[list[str]] = []
@@ -99,7 +103,13 @@ class PokerMatch:
             count = HAND_SIZE if chips > 0 else 0
             hands.append([TILE_NAMES[t] for t in sorted(tiles[:count])])
             del tiles[:count]
-        data = {"hands": hands, "bazaar": [TILE_NAMES[t] for t in tiles]}
+        # the order the hand's discards will be shuffled in, should the bazaar run out, is
+        # fixed with the deal: a table rebuilt from its stored deals and moves draws the same
+        data: dict[str, Any] = {
+            "hands": hands,
+            "bazaar": [TILE_NAMES[t] for t in tiles],
+            "shuffle": self.rng.getrandbits(48),
+        }
         self.apply_deal(data)
         return data
 
@@ -115,7 +125,10 @@ class PokerMatch:
             "a deal's hands must be a list of lists of tiles",
         )
         want(isinstance(bazaar, list), "a deal's bazaar must be a list of tiles")
+        shuffle = data.get("shuffle")
+        want(shuffle is None or is_int(shuffle), "a deal's shuffle must be an integer")
         assert isinstance(hands, list) and isinstance(bazaar, list)
+        self._shuffler = random.Random(shuffle) if shuffle is not None else self.rng
         self.start_hand(
             [[read_tile(t, "deal") for t in h] for h in hands],
             [read_tile(t, "deal") for t in bazaar],
@@ -157,7 +170,7 @@ class PokerMatch:
         hand = self.hand
         if self.over or hand is None or hand.over:
             raise IllegalMove("nobody is to move")
-        hand.push(move, self.rng.shuffle, drew)
+        hand.push(move, self._shuffler.shuffle, drew)
         self._after_move()
 
     def _after_move(self) -> None:
@@ -171,7 +184,9 @@ class PokerMatch:
             best = max(self.chips)
             winners = [s for s in range(self.opts.players) if self.chips[s] == best]
             rating = [WINNER_RATING if s in winners else 0 for s in range(self.opts.players)]
-            self._result = MatchResult("winners", winners, list(self.chips), rating)
+            self._result = MatchResult(
+                "winners", winners, list(self.chips), rating, score_name="chips"
+            )
 
     def timeout(self, seat: int) -> None:
         """The seat to move ran out of time: the hand is not scored (the chips stay as they
@@ -182,7 +197,9 @@ class PokerMatch:
             raise IllegalMove(f"seat {seat} is not to move")
         self.timed_out = seat
         rating = [0 if s == seat else 1 for s in range(self.opts.players)]
-        self._result = MatchResult("winners", [], list(self.chips), rating, timeout=seat)
+        self._result = MatchResult(
+            "winners", [], list(self.chips), rating, timeout=seat, score_name="chips"
+        )
 
     def copy(self) -> PokerMatch:
         return copy.deepcopy(self)
@@ -199,6 +216,13 @@ class PokerMatch:
         from kozel.poker.views import poker_view
 
         return [poker_view(self, s).to_dict() for s in seats]
+
+    def shown_hands(self) -> list[list[str]]:
+        shown: list[list[str]] = [[] for _ in range(self.opts.players)]
+        if self.hand is not None and self.hand.over:
+            for entry in self.hand.showdown:
+                shown[entry["seat"]] = list(entry["hand"])
+        return shown
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.poker.record import hand_record

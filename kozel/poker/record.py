@@ -15,7 +15,7 @@ from typing import Any
 from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, IllegalMove
 from kozel.poker.match import PokerMatch, PokerOptions
-from kozel.records import check_result, read_frame, record_frame, result_dict, same
+from kozel.records import check_result, read_frame, record_frame, same
 
 RecordError = MoveError
 
@@ -53,7 +53,7 @@ def record_of(match: PokerMatch, seats: list[str]) -> dict[str, Any]:
     ]
     record = record_frame(POKER, match.opts, seats, match.seed, rounds)
     if match.result is not None:
-        record["result"] = result_dict(match.result, "chips")
+        record["result"] = match.result.to_dict()
     return record
 
 
@@ -70,7 +70,7 @@ def replay(record: dict[str, Any]) -> PokerMatch:
         want(isinstance(raw, dict), f"{where}: must be an object")
         _replay_hand(match, raw, where, last=i == len(rounds))
     want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
-    check_result(record, match.result, "chips")
+    check_result(record, match.result)
     return match
 
 

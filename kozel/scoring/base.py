@@ -40,6 +40,8 @@ class MatchResult:
     timeout: int | None = None
     places: list[int] | None = None
     """Games that list places (Bykovo): the seats by place, the winner first."""
+    score_name: str = "scores"
+    """What the record calls a winner-scoring game's final scores (Poker: ``chips``)."""
 
     @property
     def losers(self) -> list[int]:
@@ -65,7 +67,7 @@ class MatchResult:
             out = {"winners": list(self.units)}
             if self.places is not None:
                 out["places"] = list(self.places)
-            out["scores"] = list(self.scores)
+            out[self.score_name] = list(self.scores)
             out["rating"] = list(self.rating)
         if self.timeout is not None:
             out["timeout"] = self.timeout

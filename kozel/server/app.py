@@ -314,7 +314,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
         bounds of a rated game, meaning) and presets; ``tournament``: the club runs its
         micro-tournaments (``POST /api/tournaments``)."""
-        return [{**game_info(r), "tournament": r.id == tourney.GAME} for r in CLUB_GAMES.values()]
+        return [{**game_info(g), "tournament": g.id == tourney.GAME} for g in CLUB_GAMES.values()]
 
     @app.get("/api/requests")
     async def requests() -> list[dict[str, Any]]:
@@ -443,6 +443,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         row = await club.game_row(game_id)
         if row.record is None:
             raise ClubError(409, "not_over", f"game {game_id} is not over")
+        if CLUB_GAMES[row.game].table != "layout":
+            raise ClubError(
+                422, "no_positions", f"game {game_id} is not played on a layout: see its record"
+            )
         return await asyncio.to_thread(positions, row.record)
 
     @app.get("/api/leaderboard")

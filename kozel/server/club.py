@@ -19,7 +19,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from kozel.bots import LEVELS, check_level
+from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
 from kozel.server import auth, chat, tourney
@@ -991,9 +991,9 @@ class Club:
         """A game of computer players only (for watching, testing and load), stored but not
         yet running: subscribe to its channels, then :meth:`open_table` it."""
         full_options, players = self._validate(game, options, seconds, {})
-        try:  # any level the engine knows, think-time budgets included (not offered over HTTP)
+        try:  # any level the game knows, think-time budgets included (not offered over HTTP)
             for level in levels:
-                check_level(level)
+                club_game(game).make_bot(level)
         except InvalidOption as error:
             raise ClubError(422, error.code, str(error), **error.params) from None
         async with self.sessions() as session, session.begin():

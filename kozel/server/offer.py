@@ -2,29 +2,26 @@
 
 Every game says what table it needs (:attr:`kozel.game.Game.table`); a game joins the lobby,
 ``/api/rules`` and game requests once its table is in :data:`DRAWN_TABLES`, with no change
-elsewhere in the server. The club's code reads layout rules (the board, the spinner, the
-sheet) because layouts are all the client draws today.
+elsewhere in the server.
 """
 
 from __future__ import annotations
 
-from kozel.games import ALL_GAMES, GAMES, unknown_game
-from kozel.rules import Ruleset
+from kozel.game import Game
+from kozel.games import ALL_GAMES, unknown_game
 
-DRAWN_TABLES = frozenset({"layout"})
+DRAWN_TABLES = frozenset({"layout", "poker", "tricks"})
 """The kinds of table the browser client draws (``kozel/web``)."""
 
-CLUB_GAMES: dict[str, Ruleset] = {
-    game_id: GAMES[game_id]
-    for game_id, game in ALL_GAMES.items()
-    if game.table in DRAWN_TABLES and game_id in GAMES
+CLUB_GAMES: dict[str, Game] = {
+    game_id: game for game_id, game in ALL_GAMES.items() if game.table in DRAWN_TABLES
 }
 """The games the club offers, by id."""
 
 
-def club_game(game_id: str) -> Ruleset:
-    """The rules of a game the club offers; ``InvalidOption`` (``unknown_game``) naming the
-    games it offers otherwise."""
+def club_game(game_id: str) -> Game:
+    """A game the club offers; ``InvalidOption`` (``unknown_game``) naming the games it offers
+    otherwise."""
     try:
         return CLUB_GAMES[game_id]
     except KeyError:

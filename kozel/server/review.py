@@ -11,24 +11,24 @@ from typing import Any
 
 from kozel.codec import event_to_dict, parse_move
 from kozel.core import TILE_NAMES, Play, PlayDoubles, tiles_of
+from kozel.game import Game
 from kozel.match import Match
 from kozel.rules import Ruleset
 from kozel.server.offer import club_game
 from kozel.views import view_for
 
 
-def game_info(rules: Ruleset) -> dict[str, Any]:
-    """One game as ``/api/rules`` lists it: what a client needs to offer and draw it."""
-    return {
-        "id": rules.id,
-        "title": rules.title,
-        "summary": rules.summary,
-        "family": "goat" if rules.sheet_kind == "goat" else "race",
-        "board": "cross" if rules.spinner else "line",
-        "sheet": rules.sheet_kind,
-        "closing": rules.closing,
-        "multi_doubles": rules.multi_doubles,
-        "never_rated": bool(rules.unrated_reason),
+def game_info(game: Game) -> dict[str, Any]:
+    """One game as ``/api/rules`` lists it: what a client needs to offer and draw it (its
+    table; a layout game also its board and how its rounds close)."""
+    info: dict[str, Any] = {
+        "id": game.id,
+        "title": game.title,
+        "summary": game.summary,
+        "table": game.table,
+        "family": "goat" if game.sheet_kind == "goat" else "race",
+        "sheet": game.sheet_kind,
+        "never_rated": bool(game.unrated_reason),
         "options": [
             {
                 "name": s.name,
@@ -45,10 +45,15 @@ def game_info(rules: Ruleset) -> dict[str, Any]:
                 ],
                 "help": s.help,
             }
-            for s in rules.option_specs
+            for s in game.option_specs
         ],
-        "presets": {k: dict(v) for k, v in rules.presets.items()},
+        "presets": {k: dict(v) for k, v in game.presets.items()},
     }
+    if isinstance(game, Ruleset):
+        info["board"] = "cross" if game.spinner else "line"
+        info["closing"] = game.closing
+        info["multi_doubles"] = game.multi_doubles
+    return info
 
 
 def _laid(move: Any) -> list[str]:
@@ -84,6 +89,7 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
     The record is the club's own (already checked when it was written); a record that does
     not replay raises ``kozel.notation.RecordError`` or ``kozel.core.IllegalMove``."""
     rules = club_game(record["game"])
+    assert isinstance(rules, Ruleset), "only a layout game has positions (the caller checks)"
     opts = rules.options(record["options"], complete=True)
     match = Match(rules, opts, record.get("seed"))
     rounds = []

@@ -257,10 +257,9 @@ class Table:
                 "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
             }
         if self.match.started and (self.match.needs_deal or self.match.over):
-            # the round is over: every hand is turned face up (the bazaar stays hidden)
-            common["shown"] = [
-                self.match.view(s).to_dict()["hand"] for s in range(self.opts.players)
-            ]
+            # the round is over: the hands are turned face up as the game says (a layout game:
+            # every hand; Poker: those at the showdown); the bazaar stays hidden
+            common["shown"] = self.match.shown_hands()
         if self.waiting and self._needs_deal():
             common["next_round"] = self._next_round()
         if self.match.result is not None:

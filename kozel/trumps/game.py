@@ -38,6 +38,7 @@ class TrumpsGame(DeclaredOptions):
         "for the counting tiles; a pair that misses its bid gives the bid to the other pair."
     )
     sheet_kind: str = "race"
+    unrated_reason: str = ""
     table: str = "tricks"
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     presets: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)

@@ -190,6 +190,10 @@ class TrumpsMatch:
 
         return [trumps_view(self, s).to_dict() for s in seats]
 
+    def shown_hands(self) -> list[list[str]]:
+        """A finished hand has no tile left: every one was played face up."""
+        return [[] for _ in range(SEATS)]
+
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.trumps.record import hand_record
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from kozel.codec import MoveError, is_int, want
 from kozel.core import TILE_NAMES, IllegalMove
-from kozel.records import check_result, read_frame, record_frame, result_dict, same
+from kozel.records import check_result, read_frame, record_frame, same
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 
 RecordError = MoveError
@@ -52,7 +52,7 @@ def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
     ]
     record = record_frame(TRUMPS, match.opts, seats, match.seed, rounds)
     if match.result is not None:
-        record["result"] = result_dict(match.result, "scores")
+        record["result"] = match.result.to_dict()
     return record
 
 
@@ -69,7 +69,7 @@ def replay(record: dict[str, Any]) -> TrumpsMatch:
         want(isinstance(raw, dict), f"{where}: must be an object")
         _replay_hand(match, raw, where, last=i == len(rounds))
     want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
-    check_result(record, match.result, "scores")
+    check_result(record, match.result)
     return match
 
 

@@ -9,8 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
-from kozel.games import GAMES, get_game
+from kozel.games import get_game
 from kozel.notation import replay
+from kozel.rules import Ruleset
+from kozel.server.offer import CLUB_GAMES
 from kozel.views import view_for
 from tests.server.client import Player, play_to_the_end, receive
 from tests.server.conftest import RunningServer
@@ -37,12 +39,13 @@ def player(server: RunningServer) -> Player:
 
 def test_the_rules_describe_every_game_for_a_client(server: RunningServer) -> None:
     listed = httpx.get(server.url + "/api/rules").json()
-    assert [g["id"] for g in listed] == list(GAMES)
+    assert [g["id"] for g in listed] == list(CLUB_GAMES)
     for game in listed:
         rules = get_game(game["id"])
         assert game["family"] == ("goat" if rules.sheet_kind == "goat" else "race")
-        assert game["sheet"] == rules.sheet_kind
-        assert game["board"] == ("cross" if rules.spinner else "line")
+        assert game["sheet"] == rules.sheet_kind and game["table"] == rules.table
+        if isinstance(rules, Ruleset):
+            assert game["board"] == ("cross" if rules.spinner else "line")
         assert [o["name"] for o in game["options"]] == [s.name for s in rules.option_specs]
         for option, spec in zip(game["options"], rules.option_specs, strict=True):
             assert option["default"] == spec.default and option["help"] == spec.help

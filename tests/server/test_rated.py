@@ -9,6 +9,7 @@ import pytest
 
 from kozel.games import GAMES
 from kozel.server.club import rated_problem
+from kozel.server.offer import CLUB_GAMES
 from tests.server.client import Player, play_to_the_end
 from tests.server.conftest import RunningServer
 
@@ -79,7 +80,7 @@ def test_an_unrated_request_filled_with_computers_says_nothing(server: RunningSe
     assert filled["status"] == "started" and filled["rated"] is False and "notice" not in filled
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if not GAMES[g].unrated_reason])
+@pytest.mark.parametrize("game", [g for g in CLUB_GAMES if not CLUB_GAMES[g].unrated_reason])
 def test_every_game_is_offered_rated_with_its_defaults_and_presets(
     server: RunningServer, game: str
 ) -> None:
@@ -87,7 +88,7 @@ def test_every_game_is_offered_rated_with_its_defaults_and_presets(
     below its rated bound cannot, and the refusal names the option and the bound."""
     alice = player(server)
     alice.guest()
-    rules = GAMES[game]
+    rules = CLUB_GAMES[game]
     for preset in [{}, *rules.presets.values()]:
         answer = alice.post("/api/requests", {"game": game, "options": dict(preset)})
         assert answer.status_code == 200, answer.text
