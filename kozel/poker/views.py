@@ -8,7 +8,7 @@ It never holds another hand's tiles, the bazaar or the order of the shuffled dis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
@@ -65,6 +65,7 @@ class PokerView:
         return {
             "game": "poker",
             "seat": self.seat,
+            "options": {f.name: getattr(self.opts, f.name) for f in fields(self.opts)},
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "phase": self.phase,

@@ -8,7 +8,7 @@ random games).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
@@ -51,6 +51,7 @@ class TrumpsView:
         return {
             "game": "trumps",
             "seat": self.seat,
+            "options": {f.name: getattr(self.opts, f.name) for f in fields(self.opts)},
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "phase": self.phase,

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
-from kozel.games import GAMES
 from kozel.notation import replay
+from kozel.server.offer import CLUB_GAMES
 from tests.server.client import Player, in_thread, play_to_the_end
 from tests.web.conftest import PHONE, Contexts
 from tests.web.play import (
@@ -782,9 +782,9 @@ def test_every_game_is_offered_and_has_its_rules(contexts: Contexts) -> None:
     page = contexts.page(locale="ru-RU")
     page.goto("/")
     page.click("#guest")
-    expect(page.locator("#game option")).to_have_count(len(GAMES))
+    expect(page.locator("#game option")).to_have_count(len(CLUB_GAMES))
     offered = page.locator("#game option").evaluate_all("os => os.map(o => [o.value, o.text])")
-    assert offered == [[g, ru[f"game.{g}"]] for g in GAMES]
+    assert offered == [[g, ru[f"game.{g}"]] for g in CLUB_GAMES]
     page.select_option("#game", "sea_goat")
     page.click("details.more summary")
     expect(page.locator("label[for=opt-open_at]")).to_have_text(ru["option.open_at"])
@@ -794,13 +794,13 @@ def test_every_game_is_offered_and_has_its_rules(contexts: Contexts) -> None:
     page.wait_for_url("**/rules/sea_goat")
     expect(page.locator(".rules-text h2")).to_have_text(ru["game.sea_goat"])
     tabs = page.locator("nav.tabs a")
-    assert tabs.all_inner_texts() == [ru[f"game.{g}"] for g in GAMES]
-    for game in GAMES:
+    assert tabs.all_inner_texts() == [ru[f"game.{g}"] for g in CLUB_GAMES]
+    for game in CLUB_GAMES:
         tabs.filter(has_text=ru[f"game.{game}"]).first.click()
         page.wait_for_url(f"**/rules/{game}")
         expect(page.locator(f".rules-text[data-game={game}] h2").first).to_be_visible()
     page.goto("/rules")
-    first = next(iter(GAMES))
+    first = next(iter(CLUB_GAMES))
     expect(page.locator("nav.tabs a[aria-current=page]")).to_have_text(ru[f"game.{first}"])
     page.goto("/rules/chess")
     expect(page.locator("h1")).to_have_text(ru["error.no_page"])
@@ -812,7 +812,7 @@ def test_every_rules_page_fits_a_phone(contexts: Contexts, lang: str) -> None:
     sideways scrolling on a 360-px phone (examples and options are lists, not wide tables)."""
     names = strings(lang)
     page = contexts.page(locale=lang, viewport=PHONE)
-    for game in GAMES:
+    for game in CLUB_GAMES:
         page.goto(f"/rules/{game}")
         title = page.locator(f".rules-text[data-game={game}] h2")
         expect(title).to_have_text(names[f"game.{game}"])

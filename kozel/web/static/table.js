@@ -22,6 +22,12 @@ import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitName
 import { LiveSocket } from "./socket.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
+import { PokerTable } from "./poker.js";
+import { TrickTable } from "./tricks.js";
+
+// the tables of the games not played on a layout, by the kind of table /api/rules names:
+// each draws its own game from the page's state and moves through the page (send())
+const DRAWERS = { poker: PokerTable, tricks: TrickTable };
 
 // where each seat sits, from yours on: play passes clockwise, so the next is on your left
 const PLACES = { 1: ["you"], 2: ["you", "across"], 3: ["you", "left", "right"], 4: ["you", "left", "across", "right"] };
@@ -362,6 +368,13 @@ export class TablePage {
     }
     this.title = `${gameName(view.game)} #${this.id}`;
     document.title = `${this.title} · Kozel`;
+    const Drawer = DRAWERS[gameInfo(view.game).table];
+    if (Drawer) {
+      this.drawer = this.drawer || new Drawer(this);
+      mount(this.main, this.drawer.render());
+      this.tick();
+      return;
+    }
     const myTurn = view.turn !== null && view.turn === this.you && state.status === "playing";
     const log = moveLog(view.history, view.layout);
     mount(
@@ -419,35 +432,29 @@ export class TablePage {
     );
   }
 
-  /** One seat: the name (a computer's level apart, so a phone cuts the level, not the name),
-   * team or partner, score, tiles in hand (face down), the clock when it is theirs to move,
-   * and their last move this round. */
+  /** The class of a seat's place at the table: its turn, yours, your partner's, away. */
+  seatClass(seat) {
+    const { state } = this;
+    const turn = state.view.turn === seat && state.status === "playing";
+    const partner = state.view.options.teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
+    return [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : "", this.away(seat) ? "away" : ""].join(" ");
+  }
+
+  /** One seat: its name (who()), score, tiles in hand (face down), the clock when it is
+   * theirs to move, and their last move this round. */
   seat(seat, last) {
     const { state } = this;
     const view = state.view;
-    const label = state.seats[seat];
     const place = this.place(seat);
     const turn = view.turn === seat && state.status === "playing";
-    const teams = view.options.teams;
-    const partner = teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
     const count = view.hand_sizes[seat];
     // at a round's end every hand is turned face up
     const shown = state.shown && place !== "you" ? state.shown[seat] : null;
     const backs = place === "you" || shown ? [] : Array.from({ length: Math.min(count, MAX_BACKS) }, () => h("span.back"));
-    const away = this.away(seat);
-    const replaced = state.replaced && state.replaced[seat];
     return h(
       "li.player",
-      { "data-seat": seat, "data-place": place, class: [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : "", away ? "away" : ""].join(" ") },
-      h(
-        "div.who",
-        {},
-        h("span.name", { title: this.label(seat) }, shortName(label, this.id, seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
-        isBot(label) ? h("span.level", {}, h("span.sep", {}, "· "), t(`level.${label.slice(4)}`)) : null,
-        replaced ? h("span.replaced.small.muted", {}, t("table.replaced", { name: replaced })) : null,
-        away ? h("span.away-mark", {}, h("span", { "aria-hidden": "true" }, "⚠ "), t("table.disconnected")) : null,
-        teams ? h("span.team", { class: `team${seat % 2}` }, partner ? t("table.partner") : t("table.team", { n: (seat % 2) + 1 })) : null,
-      ),
+      { "data-seat": seat, "data-place": place, class: this.seatClass(seat) },
+      this.who(seat),
       h(
         "div.facts",
         {},
@@ -459,6 +466,25 @@ export class TablePage {
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
       ),
       last ? this.lastMove(last) : null,
+    );
+  }
+
+  /** A seat's name (a computer's level apart, so a phone cuts the level, not the name), a
+   * computer that took it, whether its player is away, and its team or partner. */
+  who(seat) {
+    const { state } = this;
+    const label = state.seats[seat];
+    const teams = state.view.options.teams;
+    const partner = teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
+    const replaced = state.replaced && state.replaced[seat];
+    return h(
+      "div.who",
+      {},
+      h("span.name", { title: this.label(seat) }, shortName(label, this.id, seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
+      isBot(label) ? h("span.level", {}, h("span.sep", {}, "· "), t(`level.${label.slice(4)}`)) : null,
+      replaced ? h("span.replaced.small.muted", {}, t("table.replaced", { name: replaced })) : null,
+      this.away(seat) ? h("span.away-mark", {}, h("span", { "aria-hidden": "true" }, "⚠ "), t("table.disconnected")) : null,
+      teams ? h("span.team", { class: `team${seat % 2}` }, partner ? t("table.partner") : t("table.team", { n: (seat % 2) + 1 })) : null,
     );
   }
 
@@ -820,7 +846,7 @@ export class TablePage {
     const names = state.seats.map((_, s) => this.label(s));
     const units = unitNames(names, view.options.teams);
     const last = state.rounds[state.rounds.length - 1];
-    const decided = last ? decidedText(last, names) : null;
+    const decided = last && !this.drawer ? decidedText(last, names) : null;
     let verdict;
     if (res.timeout !== null && res.timeout !== undefined) verdict = h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }));
     else if (res.winners) verdict = h("p.winner", {}, `${res.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, res.winners.map((u) => units[u]).join(", ")));
@@ -829,7 +855,8 @@ export class TablePage {
       "section.game-over",
       { role: "status" },
       h("h2", {}, t("table.game_over")),
-      last ? h("p.small.last-round", {}, last.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(last), isRace(view.game) && last.end.kind !== "timeout" ? `. ${creditText(last, units, view.options)}` : "") : null,
+      last && this.drawer ? h("p.small.last-round", {}, this.drawer.endLine(last)) : null,
+      last && !this.drawer ? h("p.small.last-round", {}, last.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(last), isRace(view.game) && last.end.kind !== "timeout" ? `. ${creditText(last, units, view.options)}` : "") : null,
       decided ? h("p.decided", {}, decided) : null,
       verdict,
       res.scores ? h("p.small.scores", {}, res.scores.map((v, u) => `${units[u]}: ${v}`).join(" · ")) : null,
