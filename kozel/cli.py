@@ -308,8 +308,7 @@ def analyse(
     seat: Annotated[int, typer.Option(help="Whose decisions to review.")] = 0,
 ) -> None:
     """Review one seat's decisions: the move played, the best move, the expected loss."""
-    from kozel.bots.review import moves_of, review
-    from kozel.notation import RecordError, replay
+    from kozel.notation import RecordError
 
     try:
         lines = [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -320,15 +319,18 @@ def analyse(
     try:
         record = json.loads(lines[game - 1])
         kind = record.get("game") if isinstance(record, dict) else None
-        if isinstance(kind, str) and kind in ALL_GAMES and ALL_GAMES[kind].table != "layout":
-            raise fail(f"kozel analyse reviews games played on a layout; {kind} is not one")
-        match = replay(record)
+        if not isinstance(kind, str) or kind not in ALL_GAMES:
+            raise fail(f"game {game} does not replay: its game is {kind!r}")
+        rules = ALL_GAMES[kind]
+        players = rules.replay(record).opts.players
+        if not 0 <= seat < players:
+            raise fail(f"--seat must be 0..{players - 1}")
+        reviewed = rules.review(record, seat)
     except json.JSONDecodeError as e:
         raise fail(f"game {game} is not valid JSON: {e}") from None
     except RecordError as e:
         raise fail(f"game {game} does not replay: {e}") from None
-    if not 0 <= seat < match.opts.players:
-        raise fail(f"--seat must be 0..{match.opts.players - 1}")
+    unit = reviewed.unit
     table = Table(title=f"game {game}, seat {seat}", title_justify="left")
     for column in ("round", "move", "played", "best", "expected loss"):
         table.add_column(column, justify="right" if column == "expected loss" else "left")
@@ -336,8 +338,8 @@ def analyse(
     with Progress(
         TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), console=err, transient=True
     ) as progress:
-        task = progress.add_task("analyse", total=moves_of(match))
-        for d in review(match, seat, on_step=lambda: progress.advance(task)):
+        task = progress.add_task("analyse", total=reviewed.steps)
+        for d in reviewed.decisions(on_step=lambda: progress.advance(task)):
             decisions += 1
             total += d.expected_loss
             best += d.played == d.best
@@ -353,10 +355,12 @@ def analyse(
     if decisions:
         out.print(
             f"{int(decisions)} decisions with a choice: best move {best / decisions:.0%}, "
-            f"expected loss {total:.2f} points in all ({total / decisions:.2f} per decision)"
+            f"expected loss {total:.2f} {unit} in all ({total / decisions:.2f} per decision)"
         )
     else:
         out.print("this seat never had a choice")
+    if reviewed.skipped:
+        out.print(f"not reviewed: {reviewed.skipped}")
 
 
 def _layout_terminal(

@@ -22,7 +22,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kozel.options import Options, OptionSpec, OptionValue
@@ -68,10 +69,44 @@ class GameBot(Protocol):
     def choose(self, view: Any) -> GameMove: ...
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One move of the reviewed seat that had a choice, against the expert's analysis."""
+
+    round: int
+    move_number: int
+    """The move's number in its round (1: the round's first)."""
+    played: GameMove
+    best: GameMove
+    expected_loss: float
+    """What the move played is expected to cost against the best move (0 when it was best),
+    in the review's :attr:`Review.unit`."""
+    choices: int
+
+
+class Review(Protocol):
+    """The review of one seat's decisions in a finished game (``kozel analyse``)."""
+
+    unit: str
+    """What an expected loss is counted in (``points``, ``chips``)."""
+    steps: int
+    """The game's moves (a progress bar's length: ``decisions`` steps through every one)."""
+    skipped: str
+    """The decisions the review leaves out and why, or ``""``."""
+
+    def decisions(self, on_step: Callable[[], None] | None = None) -> Iterator[Decision]:
+        """Each decision of the seat that had a choice, in order; ``on_step`` after each move
+        of the game."""
+        ...
+
+
 class GameMatch(Protocol):
     """One game in progress, from its first deal to its result."""
 
     seed: int | None
+
+    @property
+    def opts(self) -> Options: ...
 
     @property
     def over(self) -> bool: ...
@@ -201,6 +236,11 @@ class Game(Protocol):
     def replay(self, record: dict[str, Any]) -> GameMatch:
         """Re-run a ``kozel-record/1`` record of this game through its rules; the finished
         match, or ``RecordError`` (a ``ValueError``) at the first illegal or wrong step."""
+        ...
+
+    def review(self, record: dict[str, Any], seat: int) -> Review:
+        """The review of ``seat``'s decisions in a record of this game: ``RecordError`` if
+        the record does not replay."""
         ...
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:

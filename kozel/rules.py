@@ -27,6 +27,7 @@ from kozel.scoring.base import Scoring
 
 if TYPE_CHECKING:
     from kozel.bots.base import Bot
+    from kozel.bots.review import LayoutReview
     from kozel.match import Match, RoundResult
 
 HAND_SIZE = 7
@@ -208,6 +209,12 @@ class Ruleset(DeclaredOptions):
         game = record.get("game")
         want(game == self.id, f"the record is of {game!r}, not of {self.id!r}")
         return replay(record)
+
+    def review(self, record: dict[str, Any], seat: int) -> LayoutReview:
+        """The review of one seat's decisions (:mod:`kozel.bots.review`)."""
+        from kozel.bots.review import LayoutReview
+
+        return LayoutReview(self.replay(record), seat)
 
     def make_bot(self, level: str, seed: int | None = None) -> Bot:
         """A bot of the layout games by level (:func:`kozel.bots.make_bot`)."""

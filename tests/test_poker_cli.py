@@ -11,9 +11,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kozel.cli import app
-from kozel.core import TILE_NAMES
+from kozel.core import TILE_NAMES, parse_tile
 from kozel.games import get_game
-from kozel.poker.match import PokerMatch
+from kozel.poker.game import POKER
+from kozel.poker.hands import POKER_TILES
+from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, Raise
 from kozel.poker.terminal import BET_PROMPT, DRAW_PROMPT, NEXT_HAND_PROMPT, PokerTerminal
 from kozel.poker.views import poker_view
@@ -43,8 +45,37 @@ def test_simulate_writes_records_that_replay_and_bad_ones_are_named(tmp_path: Pa
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
     assert "line 2: hand 1: chips_after is [0, 0, 0] in the record" in result.output
-    result = runner.invoke(app, ["analyse", str(path)])
-    assert result.exit_code == 2 and "reviews games played on a layout" in result.output
+    result = runner.invoke(app, ["analyse", str(path), "--game", "2"])
+    assert result.exit_code == 2 and "game 2 does not replay: hand 1: chips_after" in result.output
+    result = runner.invoke(app, ["analyse", str(path), "--seat", "2"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "decisions with a choice" in result.output and "chips in all" in result.output
+    assert runner.invoke(app, ["analyse", str(path), "--seat", "3"]).exit_code == 2
+
+
+def test_the_review_finds_a_folded_royal_flush() -> None:
+    """Seat 0 holds the five doubles (no hand beats them) and folds to a bet: the review
+    names the fold, a better move and a loss in chips."""
+    opts = POKER.options({"players": 2, "hands": 1})
+    assert isinstance(opts, PokerOptions)
+    match = PokerMatch(opts, seed=3)
+    royal = [parse_tile(t) for t in ["2-2", "3-3", "4-4", "5-5", "6-6"]]
+    other = [parse_tile(t) for t in ["1-2", "1-3", "1-4", "1-5", "1-6"]]
+    rest = [t for t in POKER_TILES if t not in royal + other]
+    match.start_hand([royal, other], rest)
+    while match.hand is not None and not match.hand.over:
+        legal = match.legal_moves()
+        if match.to_move == 1:
+            move = next((m for m in legal if isinstance(m, Bet)), legal[0])
+        else:
+            move = next((m for m in legal if isinstance(m, Fold)), legal[0])
+        match.push(move)
+    assert match.over
+    record = match.record(["a", "b"])
+    decisions = list(POKER.review(record, 0).decisions())
+    folded = [d for d in decisions if isinstance(d.played, Fold)]
+    assert len(folded) == 1 and not isinstance(folded[0].best, Fold)
+    assert folded[0].expected_loss > 0
 
 
 def test_simulate_json_heads_up_gives_the_margin() -> None:

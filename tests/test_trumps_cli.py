@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from kozel.cli import app
 from kozel.games import get_game
+from kozel.trumps.game import TRUMPS
 from kozel.trumps.match import TrumpsMatch
 from kozel.trumps.moves import Bid, Lay, NameTrumps, Pass
 from kozel.trumps.terminal import (
@@ -48,6 +49,27 @@ def test_simulate_writes_records_that_replay_and_bad_ones_are_named(tmp_path: Pa
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
     assert "line 2: hand 1: end is" in result.output
+    result = runner.invoke(app, ["analyse", str(path), "--seat", "0"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "points in all" in result.output and "not reviewed: bids" in result.output
+
+
+def test_the_review_values_trumps_and_tiles_not_bids() -> None:
+    """A random player's decisions: naming trumps and laying tiles, each with the expert's
+    best move and a loss that is never negative and sometimes not zero; no bid or pass."""
+    match = TRUMPS.new_match(TRUMPS.options({"target": 60}), seed=11)
+    bots = [TRUMPS.make_bot(level, seed) for seed, level in enumerate(["random", "expert"] * 2)]
+    while not match.over:
+        if match.needs_deal:
+            match.deal_next()
+        else:
+            seat = match.to_move
+            assert seat is not None
+            match.push(bots[seat].choose(match.view(seat)))
+    decisions = list(TRUMPS.review(match.record(list("abcd")), 0).decisions())
+    assert decisions and all(isinstance(d.played, (Lay, NameTrumps)) for d in decisions)
+    assert all(d.expected_loss >= 0 for d in decisions)
+    assert any(d.expected_loss > 0 and d.played != d.best for d in decisions)
 
 
 def typed(move: object) -> str:

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from kozel.bots.expert import Budget, ExpertBot
-from kozel.core import Move
+from kozel.game import Decision
 from kozel.match import Match
 from kozel.views import view_for
 
 REVIEW_BUDGET = Budget(worlds=200, playouts=48)
-
-
-@dataclass(frozen=True)
-class Decision:
-    round: int
-    move_number: int
-    played: Move
-    best: Move
-    expected_loss: float
-    """Expected cost of the move played less that of the best move (0 when it was best)."""
-    choices: int
 
 
 def moves_of(match: Match) -> int:
@@ -54,3 +42,19 @@ def review(
             match.push(move)
         if result.end.kind == "timeout":
             break  # the game stopped in this round
+
+
+class LayoutReview:
+    """A layout game's :class:`kozel.game.Review`: expected losses in points of the game's
+    scoring (the seat's charge, less a share of the opponents')."""
+
+    unit = "points"
+    skipped = ""
+
+    def __init__(self, finished: Match, seat: int) -> None:
+        self.finished = finished
+        self.seat = seat
+        self.steps = moves_of(finished)
+
+    def decisions(self, on_step: Callable[[], None] | None = None) -> Iterator[Decision]:
+        return review(self.finished, self.seat, on_step=on_step)

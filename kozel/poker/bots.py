@@ -238,9 +238,12 @@ class ExpertPokerBot:
             best.append(top)
         return best
 
-    def choose(self, view: PokerView) -> PokerMove:
-        if view.phase == "draw":
-            return self.discard(view)
+    def bet_values(
+        self, view: PokerView, also: PokerMove | None = None
+    ) -> list[tuple[float, int, PokerMove]]:
+        """The moves it weighs in a betting round, each as (the chips it expects to win from
+        here on, 0: fold / 1: check or call / 2: bet or raise, the move): the bets and raises
+        of half, once and twice the pot and all in, and ``also`` when it is one."""
         kinds = _by_kind(view.legal_moves)
         mine = hand_strength(view.hand)
         best = self.sample(view)
@@ -266,6 +269,8 @@ class ExpertPokerBot:
                 continue
             sizes = [owed + max(1, round(pot * f)) for f in (0.5, 1.0, 2.0)]
             candidates = {_amount(kinds[kind], n) for n in [*sizes, view.chips[view.seat or 0]]}
+            if isinstance(also, kind) and also in kinds[kind]:
+                candidates.add(also)
             called = [b for b in best if b >= threshold]
             folds = 1 - len(called) / len(best)
             for move in candidates:
@@ -273,9 +278,15 @@ class ExpertPokerBot:
                 raised = size - owed
                 value = folds * pot + (1 - folds) * (equity(called) * (pot + size + raised) - size)
                 scored.append((value, 2, move))
-        value, _, move = max(scored, key=lambda x: (x[0], -x[1]))
-        if owed == 0 and self.rng.random() < self.bluff:
-            aggressive = [m for v, rank, m in scored if rank == 2]
+        return scored
+
+    def choose(self, view: PokerView) -> PokerMove:
+        if view.phase == "draw":
+            return self.discard(view)
+        scored = self.bet_values(view)
+        move = max(scored, key=lambda x: (x[0], -x[1]))[2]
+        if view.to_call == 0 and self.rng.random() < self.bluff:
+            aggressive = [m for _, rank, m in scored if rank == 2]
             if aggressive:
                 return self.rng.choice(aggressive)
         return move
@@ -284,6 +295,33 @@ class ExpertPokerBot:
         unseen = self.unseen(view)
         options = [m for m in view.legal_moves if isinstance(m, Discard)]
         return max(options, key=lambda m: expected_after_draw(view.hand, m.tiles, unseen))
+
+    def analyse(
+        self, view: PokerView, also: PokerMove | None = None
+    ) -> list[tuple[PokerMove, float]]:
+        """The moves it weighs with the chips each is expected to win from here on, best
+        first (``also``: a move to value besides, e.g. the one played). A discard's value is
+        its expected share of the pot as it stands: over every way the unseen tiles can
+        replace it, the share of sampled opponents' hands the new hand beats."""
+        if view.phase != "draw":
+            scored = sorted(self.bet_values(view, also), key=lambda x: (-x[0], x[1]))
+            return [(move, value) for value, _, move in scored]
+        table = _strength_table()
+        opponents = sorted(self.sample(view))
+        n = len(opponents)
+        unseen = tuple(self.unseen(view))
+        valued: list[tuple[PokerMove, float]] = []
+        for move in view.legal_moves:
+            assert isinstance(move, Discard)
+            keep = _mask([t for t in view.hand if t not in move.tiles])
+            draws = _draw_masks(unseen, len(move.tiles))
+            share = 0.0
+            for d in draws:
+                s = table[keep | d]
+                low, high = bisect_left(opponents, s), bisect_right(opponents, s)
+                share += (low + (high - low) / 2) / n
+            valued.append((move, share / len(draws) * view.pot))
+        return sorted(valued, key=lambda x: -x[1])
 
 
 LEVELS: dict[str, Callable[[int | None], RandomPokerBot | GreedyPokerBot | ExpertPokerBot]] = {

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch, GameView
+from kozel.game import Game, GameBot, GameMatch, GameView, Review
 from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.views import PokerView
@@ -80,6 +80,16 @@ class PokerGame(DeclaredOptions):
         from kozel.poker.record import replay
 
         return replay(record)
+
+    def review(self, record: dict[str, Any], seat: int) -> Review:
+        """Each decision valued by the expert in chips expected from there on (a discard: its
+        expected share of the pot as it stands)."""
+        from kozel.poker.bots import ExpertPokerBot
+        from kozel.poker.record import replay
+        from kozel.review import RecordReview
+
+        analyst = ExpertPokerBot(0)
+        return RecordReview(record, seat, replay, analyst.analyse, "chips")
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.poker.bots import make_poker_bot

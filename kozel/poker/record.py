@@ -10,12 +10,18 @@ after each hand and the result with what the rules make of them; the first diffe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, IllegalMove
 from kozel.poker.match import PokerMatch, PokerOptions
+from kozel.poker.moves import PokerMove
 from kozel.records import check_result, read_frame, record_frame, same
+
+BeforeMove = Callable[[PokerMatch, int, int, PokerMove], None]
+"""Sees a move before it is played: the match, the hand (1: the first), the move's number
+in the hand's record (antes counted), the move."""
 
 RecordError = MoveError
 
@@ -57,8 +63,10 @@ def record_of(match: PokerMatch, seats: list[str]) -> dict[str, Any]:
     return record
 
 
-def replay(record: dict[str, Any]) -> PokerMatch:
-    """Re-run a poker record; the match, or ``RecordError`` at the first difference."""
+def replay(record: dict[str, Any], before_move: BeforeMove | None = None) -> PokerMatch:
+    """Re-run a poker record; the match, or ``RecordError`` at the first difference.
+    ``before_move(match, hand, number, move)`` sees each move (after the antes) before it
+    is played (a review)."""
     from kozel.poker.game import POKER
 
     opts, seed, rounds = read_frame(record, POKER)
@@ -68,13 +76,19 @@ def replay(record: dict[str, Any]) -> PokerMatch:
         where = f"hand {i}"
         want(not match.over, f"{where}: the game was already over after hand {i - 1}")
         want(isinstance(raw, dict), f"{where}: must be an object")
-        _replay_hand(match, raw, where, last=i == len(rounds))
+        _replay_hand(match, raw, where, i == len(rounds), before_move)
     want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
     check_result(record, match.result)
     return match
 
 
-def _replay_hand(match: PokerMatch, raw: dict[str, Any], where: str, last: bool) -> None:
+def _replay_hand(
+    match: PokerMatch,
+    raw: dict[str, Any],
+    where: str,
+    last: bool,
+    before_move: BeforeMove | None,
+) -> None:
     same(where, "dealer", raw.get("dealer"), match.next_dealer())
     same(where, "chips_before", raw.get("chips_before"), list(match.chips))
     deal = raw.get("deal")
@@ -117,6 +131,8 @@ def _replay_hand(match: PokerMatch, raw: dict[str, Any], where: str, last: bool)
                 want(isinstance(raw_drew, list), f"{at}: a discard must list the tiles drawn")
                 assert isinstance(raw_drew, list)
                 drew = [read_tile(t, at) for t in raw_drew]
+            if before_move is not None:
+                before_move(match, len(match.hands), n, move)
             match.push(move, drew)
         except IllegalMove as err:
             raise RecordError(f"{at}: {err}") from None

@@ -29,6 +29,8 @@ def game_info(game: Game) -> dict[str, Any]:
         "family": "goat" if game.sheet_kind == "goat" else "race",
         "sheet": game.sheet_kind,
         "never_rated": bool(game.unrated_reason),
+        # played in pairs whatever the options (Trumps): a record's options do not say so
+        "pairs": game.options({}).teams and all(s.name != "teams" for s in game.option_specs),
         "options": [
             {
                 "name": s.name,

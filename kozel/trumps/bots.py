@@ -323,40 +323,43 @@ class ExpertTrumpsBot:
                 wanted = b
         return Bid(wanted) if wanted else PASS
 
-    def name_trumps(self, view: TrumpsView) -> TrumpsMove:
-        """The trumps with the best mean score for its pair in the sampled deals (the bid rule
-        applied)."""
+    def trumps_values(self, view: TrumpsView) -> list[tuple[TrumpsMove, float]]:
+        """Each trumps it may name with its pair's mean score less the other pair's in the
+        sampled deals (the bid rule applied)."""
         assert view.seat is not None
         takings = self.suit_takings(view)
         pair = view.seat % 2
 
-        def score(v: int) -> int:
+        def score(v: int) -> float:
             return sum(
                 hand_score(
                     (x, 42 - x) if pair == 0 else (42 - x, x), view.seat or 0, view.bid, pair
                 )
                 for x in takings[v]
-            )
+            ) / len(takings[v])
 
-        return NameTrumps(max(range(SUITS), key=score))
+        return [(NameTrumps(v), score(v)) for v in range(SUITS)]
 
-    def choose(self, view: TrumpsView) -> TrumpsMove:
-        if view.phase == "bid":
-            return self.bid(view)
-        if view.phase == "trumps":
-            return self.name_trumps(view)
+    def name_trumps(self, view: TrumpsView) -> TrumpsMove:
+        """The trumps with the best mean score for its pair in the sampled deals."""
+        return max(self.trumps_values(view), key=lambda x: x[1])[0]
+
+    def play_values(self, view: TrumpsView) -> list[tuple[TrumpsMove, float]]:
+        """Each tile it may lay with its pair's mean score less the other pair's for the
+        hand, over deals of the unseen tiles consistent with the bids and the failures to
+        follow suit, everyone playing greedily after it."""
         assert view.seat is not None and view.trumps is not None and view.bidder is not None
         legal = [m for m in view.legal_moves if isinstance(m, Lay)]
-        if len(legal) == 1:
-            return legal[0]
         seat, trumps = view.seat, view.trumps
         gone = _gone(view)
         taken = list(view.taken)
         totals = [0] * len(legal)
+        worlds = 0
         for _ in range(self.samples):
             hands = sample_hands(view, self.rng)
             if hands is None:
                 break
+            worlds += 1
             for i, move in enumerate(legal):
                 world = [h[:] for h in hands]
                 world[seat].remove(move.tile)
@@ -371,8 +374,29 @@ class ExpertTrumpsBot:
                 else:
                     result = playout(world, trick, (seat + 1) % SEATS, trumps, after, taken)
                 totals[i] += hand_score(result, view.bidder, view.bid, seat % 2)
-        best = max(range(len(legal)), key=lambda i: totals[i])
-        return legal[best]
+        return [(move, total / max(1, worlds)) for move, total in zip(legal, totals, strict=True)]
+
+    def choose(self, view: TrumpsView) -> TrumpsMove:
+        if view.phase == "bid":
+            return self.bid(view)
+        if view.phase == "trumps":
+            return self.name_trumps(view)
+        legal = [m for m in view.legal_moves if isinstance(m, Lay)]
+        if len(legal) == 1:
+            return legal[0]
+        return max(self.play_values(view), key=lambda x: x[1])[0]
+
+    def analyse(self, view: TrumpsView) -> list[tuple[TrumpsMove, float]]:
+        """Naming trumps and laying a tile: each legal move with its pair's expected score
+        less the other pair's for the hand, best first. A bid has no such value without a
+        model of the others' bids: empty."""
+        if view.phase == "trumps":
+            valued = self.trumps_values(view)
+        elif view.phase == "play":
+            valued = self.play_values(view)
+        else:
+            return []
+        return sorted(valued, key=lambda x: -x[1])
 
 
 TrumpsBot = RandomTrumpsBot | GreedyTrumpsBot | ExpertTrumpsBot

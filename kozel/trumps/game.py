@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch, GameView
+from kozel.game import Game, GameBot, GameMatch, GameView, Review
 from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.views import TrumpsView
@@ -54,6 +54,23 @@ class TrumpsGame(DeclaredOptions):
         from kozel.trumps.record import replay
 
         return replay(record)
+
+    def review(self, record: dict[str, Any], seat: int) -> Review:
+        """Naming trumps and every tile laid, valued by the expert in points of the hand
+        (its pair's less the other's); bids are not reviewed."""
+        from kozel.review import RecordReview
+        from kozel.trumps.bots import ExpertTrumpsBot
+        from kozel.trumps.record import replay
+
+        analyst = ExpertTrumpsBot(0)
+        return RecordReview(
+            record,
+            seat,
+            replay,
+            lambda view, _played: analyst.analyse(view),
+            "points",
+            skipped="bids (valuing a pass needs a model of the others' bids)",
+        )
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.trumps.bots import make_trumps_bot

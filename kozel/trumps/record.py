@@ -10,12 +10,18 @@ the hand and the field.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kozel.codec import MoveError, is_int, want
 from kozel.core import TILE_NAMES, IllegalMove
 from kozel.records import check_result, read_frame, record_frame, same
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
+from kozel.trumps.moves import TrumpsMove
+
+BeforeMove = Callable[[TrumpsMatch, int, int, TrumpsMove], None]
+"""Sees a move before it is played: the match, the hand (1: the first), the move's number in
+the hand, the move."""
 
 RecordError = MoveError
 
@@ -56,8 +62,10 @@ def record_of(match: TrumpsMatch, seats: list[str]) -> dict[str, Any]:
     return record
 
 
-def replay(record: dict[str, Any]) -> TrumpsMatch:
-    """Re-run a trumps record; the match, or ``RecordError`` at the first difference."""
+def replay(record: dict[str, Any], before_move: BeforeMove | None = None) -> TrumpsMatch:
+    """Re-run a trumps record; the match, or ``RecordError`` at the first difference.
+    ``before_move(match, hand, number, move)`` sees each move (after the antes) before it
+    is played (a review)."""
     from kozel.trumps.game import TRUMPS
 
     opts, seed, rounds = read_frame(record, TRUMPS)
@@ -67,13 +75,19 @@ def replay(record: dict[str, Any]) -> TrumpsMatch:
         where = f"hand {i}"
         want(not match.over, f"{where}: the game was already over after hand {i - 1}")
         want(isinstance(raw, dict), f"{where}: must be an object")
-        _replay_hand(match, raw, where, last=i == len(rounds))
+        _replay_hand(match, raw, where, i == len(rounds), before_move)
     want(match.over, f"hand {len(rounds)}: the game is not over after the last hand")
     check_result(record, match.result)
     return match
 
 
-def _replay_hand(match: TrumpsMatch, raw: dict[str, Any], where: str, last: bool) -> None:
+def _replay_hand(
+    match: TrumpsMatch,
+    raw: dict[str, Any],
+    where: str,
+    last: bool,
+    before_move: BeforeMove | None,
+) -> None:
     same(where, "dealer", raw.get("dealer"), match.next_dealer())
     deal = raw.get("deal")
     want(isinstance(deal, dict), f"{where}: deal must be an object")
@@ -101,7 +115,10 @@ def _replay_hand(match: TrumpsMatch, raw: dict[str, Any], where: str, last: bool
             f"{at}: seat {seat!r} moves but seat {match.to_move} is to move",
         )
         try:
-            match.push(match.read_move(rec))
+            move = match.read_move(rec)
+            if before_move is not None:
+                before_move(match, len(match.hands), n, move)
+            match.push(move)
         except IllegalMove as err:
             raise RecordError(f"{at}: {err}") from None
         except MoveError as err:

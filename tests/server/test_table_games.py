@@ -37,6 +37,8 @@ def test_the_rules_name_each_games_table(server: RunningServer) -> None:
     assert listed["trumps"]["table"] == "tricks" and listed["trumps"]["sheet"] == "race"
     assert listed["donkey"]["table"] == "layout" and listed["donkey"]["board"] == "cross"
     assert "board" not in listed["poker"] and "board" not in listed["trumps"]
+    assert listed["trumps"]["pairs"] and not listed["poker"]["pairs"]
+    assert not listed["classic"]["pairs"]  # its pairs are an option the record names
     limit = next(o for o in listed["poker"]["options"] if o["name"] == "limit")
     assert limit["choices"] == ["fixed", "no_limit"]
     assert listed["poker"]["presets"] == {"no-limit": {"limit": "no_limit"}}

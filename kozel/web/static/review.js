@@ -1,6 +1,7 @@
 // A finished game: every round step by step with all hands shown, the final sheet, and a chart
 // of each scoring unit's account (Goat family) or score (races) round by round. The positions
-// are the engine's, from GET /api/games/{id}/positions; this page only draws them.
+// are the engine's, from GET /api/games/{id}/positions; this page only draws them. A game not
+// played on a layout is reviewed hand by hand from its record (handreview.js).
 import { get } from "./api.js";
 import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
@@ -12,6 +13,7 @@ import { seatNames } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { decidedText, endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
+import { handsReview } from "./handreview.js";
 
 export class ReviewPage {
   constructor(id) {
@@ -25,7 +27,16 @@ export class ReviewPage {
     this.main = main;
     await rules();
     try {
-      [this.record, this.positions, this.game] = await Promise.all([get(`/api/games/${this.id}/record`), get(`/api/games/${this.id}/positions`), get(`/api/games/${this.id}`)]);
+      [this.record, this.game] = await Promise.all([get(`/api/games/${this.id}/record`), get(`/api/games/${this.id}`)]);
+      this.layout = gameInfo(this.record.game).table === "layout";
+      if (!this.layout) {
+        // a game of hands, not of positions on a layout: its record says it all
+        this.seats = seatNames(this.record.seats, this.id);
+        this.title = `${gameName(this.record.game)} #${this.id}`;
+        this.renderHands(this.record.rounds.length - 1);
+        return;
+      }
+      this.positions = await get(`/api/games/${this.id}/positions`);
     } catch (error) {
       mount(main, h("section.card", {}, h("p", {}, error.status === 409 ? t("review.not_over") : explain(error)), link(`/games/${this.id}`, t("review.to_table"))));
       return;
@@ -76,6 +87,40 @@ export class ReviewPage {
     return describe({ kind, move, value: move.play ? laidOn(layout).get(move.play) : undefined }, who);
   }
 
+  /** A game of hands: the title and result, then one hand from the record. */
+  renderHands(index) {
+    const record = this.record;
+    mount(this.main, h("div.review", { "data-table": gameInfo(record.game).table }, this.heading(), handsReview(record, this.seats, index, (i) => this.renderHands(i))));
+  }
+
+  /** The title, the options and the result with the rating it gave. */
+  heading() {
+    const record = this.record;
+    const units = unitNames(this.seats, record.options.teams ?? gameInfo(record.game).pairs);
+    const result = record.result;
+    const decided = this.layout ? decidedText(this.rounds[this.rounds.length - 1], this.seats) : null;
+    const verdict = () => {
+      if (result.timeout !== undefined && result.timeout !== null) return t("table.timed_out", { name: this.seats[result.timeout] });
+      if (result.winners) return [h("span.winner", {}, `${result.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, result.winners.map((u) => units[u]).join(", ")))];
+      return [h("span.loser", {}, `${loserWord(record.game)}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", ")))];
+    };
+    return [
+      h("h1", {}, t("review.title", { game: gameName(record.game), id: this.id })),
+      h("p.muted.small", {}, optionsSummary(record.game, record.options)),
+      result
+        ? h(
+            "p.result",
+            {},
+            decided ? [decided, " "] : null,
+            verdict(),
+            " · ",
+            // the record says what the rating would be; only a rated game moved it
+            this.game.rated ? result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", ") : t("lobby.unrated"),
+          )
+        : null,
+    ];
+  }
+
   render() {
     const record = this.record;
     const round = this.rounds[this.round];
@@ -87,31 +132,12 @@ export class ReviewPage {
     const chartTitle = race ? t("review.scores") : t("review.accounts");
     const width = Math.min(this.main.clientWidth || window.innerWidth, 1100) - 24;
     const height = Math.max(200, Math.min(480, window.innerHeight * 0.6));
-    const result = record.result;
-    const decided = decidedText(this.rounds[this.rounds.length - 1], this.seats);
-    const verdict = () => {
-      if (result.timeout !== undefined && result.timeout !== null) return t("table.timed_out", { name: this.seats[result.timeout] });
-      if (result.winners) return [h("span.winner", {}, `${result.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, result.winners.map((u) => units[u]).join(", ")))];
-      return [h("span.loser", {}, `${loserWord(record.game)}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", ")))];
-    };
     mount(
       this.main,
       h(
         "div.review",
         {},
-        h("h1", {}, t("review.title", { game: gameName(record.game), id: this.id })),
-        h("p.muted.small", {}, optionsSummary(record.game, record.options)),
-        result
-          ? h(
-              "p.result",
-              {},
-              decided ? [decided, " "] : null,
-              verdict(),
-              " · ",
-              // the record says what the rating would be; only a rated game moved it
-              this.game.rated ? result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", ") : t("lobby.unrated"),
-            )
-          : null,
+        this.heading(),
         h(
           "nav.rounds",
           { "aria-label": t("review.rounds") },
