@@ -8,7 +8,8 @@ the finished game's record (kozel-record/1). Run a club with `make run` first, t
         [-o key=value ...] [--name NAME --password PASSWORD] [--bot greedy] --record OUT.jsonl
 
 Any game the club offers will do (`GET /api/rules` lists them: goat, donkey, draw, block,
-classic, sea_goat), each with its own options, e.g. `--game sea_goat -o target=60`.
+classic, sea_goat, all_fives, …, poker, trumps), each with its own options, e.g. `--game
+sea_goat -o target=60` or `--game poker -o limit=no_limit`.
 
 The protocol is in docs/protocol.md. The only thing to change for your own bot is `choose`.
 """
@@ -24,16 +25,15 @@ from typing import Any
 import httpx
 import websockets
 
-from kozel.bots import Bot, make_bot
 from kozel.core import InvalidOption
+from kozel.game import Game, GameBot
 from kozel.games import get_game
-from kozel.views import move_to_dict, view_from_dict
 
 
-def choose(bot: Bot, message: dict[str, Any]) -> dict[str, Any]:
-    """Your bot goes here. This one hands the seat's view to a Kozel bot; the view holds only
-    what the club sent this seat."""
-    return move_to_dict(bot.choose(view_from_dict(message["view"])))
+def choose(game: Game, bot: GameBot, message: dict[str, Any]) -> dict[str, Any]:
+    """Your bot goes here. This one hands the seat's view to a Kozel bot of the game; the view
+    holds only what the club sent this seat."""
+    return game.move_to_dict(bot.choose(game.view_from_dict(message["view"])))
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -45,13 +45,18 @@ async def play(args: argparse.Namespace) -> int:
         return 2
     chosen = rules.options_dict(options)
     try:
-        return await play_game(args, chosen)
+        rules.make_bot(args.bot)
+    except InvalidOption as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        return await play_game(args, rules, chosen)
     except (httpx.HTTPError, OSError, websockets.WebSocketException) as error:
         print(f"error: cannot talk to {args.server}: {error}", file=sys.stderr)
         return 1
 
 
-async def play_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
+async def play_game(args: argparse.Namespace, rules: Game, options: dict[str, Any]) -> int:
     async with httpx.AsyncClient(base_url=args.server, timeout=30) as http:
         if args.name:
             response = await http.post(
@@ -74,7 +79,7 @@ async def play_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
         game_id = response.json()["game_id"]
         url = args.server.replace("http", "ws", 1) + f"/ws/games/{game_id}"
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
-        bot = make_bot(args.bot)
+        bot = rules.make_bot(args.bot)
         async with websockets.connect(url, additional_headers={"Cookie": cookie}) as socket:
             seen = -1
             async for text in socket:
@@ -89,7 +94,7 @@ async def play_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
                     break
                 view = message.get("view")
                 if view and view["turn"] == message["you"] and view["legal_moves"]:
-                    move = await asyncio.to_thread(choose, bot, message)
+                    move = await asyncio.to_thread(choose, rules, bot, message)
                     await socket.send(json.dumps({"type": "move", "version": seen, "move": move}))
         record = (await http.get(f"/api/games/{game_id}/record")).json()
     with open(args.record, "a", encoding="utf-8") as out:
@@ -97,7 +102,9 @@ async def play_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
     result = record["result"]
     if "timeout" in result:
         verdict = f"seat {result['timeout']} ran out of time"
-    elif "winners" in result:  # the winner-scoring games: Draw, Block, Classic, Sea Goat
+    elif "chips" in result:  # Domino Poker: the chips each seat holds at the end
+        verdict = f"winners {result['winners']}, chips {result['chips']}"
+    elif "winners" in result:  # the winner-scoring games: the winners and their scores
         verdict = f"winners {result['winners']}, scores {result['scores']}"
     else:  # the Goat family: the losers are the Goat (the Donkey)
         verdict = f"losers {result['losers']}"

@@ -243,6 +243,15 @@ class Game(Protocol):
         the record does not replay."""
         ...
 
+    def view_from_dict(self, data: dict[str, Any]) -> GameView:
+        """A seat's view rebuilt from the JSON a client receives (``GameView.to_dict``), for a
+        bot playing through the club's API; ``ValueError`` or ``KeyError`` on malformed data."""
+        ...
+
+    def move_to_dict(self, move: GameMove) -> dict[str, Any]:
+        """A move as a client sends it (and the record writes it, without the seat)."""
+        ...
+
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         """A computer player of this game by level (``random``, ``greedy``, ``expert``…), or
         ``InvalidOption`` naming the levels there are."""

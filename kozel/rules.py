@@ -28,6 +28,8 @@ from kozel.scoring.base import Scoring
 if TYPE_CHECKING:
     from kozel.bots.base import Bot
     from kozel.bots.review import LayoutReview
+    from kozel.core import Move
+    from kozel.views import SeatView
     from kozel.match import Match, RoundResult
 
 HAND_SIZE = 7
@@ -215,6 +217,18 @@ class Ruleset(DeclaredOptions):
         from kozel.bots.review import LayoutReview
 
         return LayoutReview(self.replay(record), seat)
+
+    def view_from_dict(self, data: dict[str, Any]) -> SeatView:
+        """:func:`kozel.views.view_from_dict`."""
+        from kozel.views import view_from_dict
+
+        return view_from_dict(data)
+
+    def move_to_dict(self, move: Move) -> dict[str, Any]:
+        """:func:`kozel.codec.move_to_dict`."""
+        from kozel.codec import move_to_dict
+
+        return move_to_dict(move)
 
     def make_bot(self, level: str, seed: int | None = None) -> Bot:
         """A bot of the layout games by level (:func:`kozel.bots.make_bot`)."""

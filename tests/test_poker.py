@@ -616,3 +616,22 @@ def test_the_same_seed_plays_the_same_session() -> None:
         return match.record(["a", "b"])
 
     assert session() == session()
+
+
+def test_a_view_rebuilt_from_its_json_is_the_same_view() -> None:
+    """What a client receives is enough for a Kozel bot to play for it (examples/bot_client.py):
+    every seat's view, at every step of random sessions, comes back whole from its JSON."""
+    for seed in range(6):
+        match = PokerMatch(
+            options(players=2 + seed % 3, hands=3, limit=("fixed", "no_limit")[seed % 2]), seed
+        )
+        pick = random.Random(seed)
+        while not match.over:
+            if match.needs_deal:
+                match.deal_next()
+                continue
+            for seat in [*range(match.opts.players), None]:
+                view = poker_view(match, seat)
+                data = json.loads(json.dumps(view.to_dict()))
+                assert POKER.view_from_dict(data) == view
+            match.push(pick.choice(match.legal_moves()))

@@ -510,3 +510,20 @@ def test_the_expert_bids_high_on_a_hand_of_sixes_names_them_and_passes_weak_hand
     for m in [PASS, PASS, PASS]:
         match.push(m)
     assert bot.choose(trumps_view(match, 0)) == NameTrumps(6)
+
+
+def test_a_view_rebuilt_from_its_json_is_the_same_view() -> None:
+    """What a client receives is enough for a Kozel bot to play for it (examples/bot_client.py):
+    every seat's view, at every step of random games, comes back whole from its JSON."""
+    for seed in range(4):
+        match = TRUMPS.new_match(TRUMPS.options({"target": 60}), seed)
+        pick = random.Random(seed)
+        while not match.over:
+            if match.needs_deal:
+                match.deal_next()
+                continue
+            for seat in [0, 1, 2, 3, None]:
+                view = match.view(seat)
+                data = json.loads(json.dumps(view.to_dict()))
+                assert TRUMPS.view_from_dict(data) == view
+            match.push(pick.choice(match.legal_moves()))

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch, GameView, Review
+from kozel.game import Game, GameBot, GameMatch, GameMove, GameView, Review
 from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.views import PokerView
@@ -90,6 +90,16 @@ class PokerGame(DeclaredOptions):
 
         analyst = ExpertPokerBot(0)
         return RecordReview(record, seat, replay, analyst.analyse, "chips")
+
+    def view_from_dict(self, data: dict[str, Any]) -> GameView:
+        from kozel.poker.views import poker_view_from_dict
+
+        return poker_view_from_dict(data)
+
+    def move_to_dict(self, move: GameMove) -> dict[str, Any]:
+        from kozel.poker.moves import move_to_dict
+
+        return move_to_dict(move)
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.poker.bots import make_poker_bot

@@ -14,7 +14,7 @@ from typing import Any
 from kozel.core import TILE_NAMES, Tile
 from kozel.poker.hand import PokerHand
 from kozel.poker.match import PokerMatch, PokerOptions
-from kozel.poker.moves import PokerMove, move_to_dict
+from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
 
 
 @dataclass(frozen=True)
@@ -145,4 +145,36 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
         last_showdown=last_showdown,
         last_pots=last_pots,
         over=match.over,
+    )
+
+
+def poker_view_from_dict(data: dict[str, Any]) -> PokerView:
+    """Rebuild a view from :meth:`PokerView.to_dict` (what a client receives), e.g. to let a
+    Kozel bot play for a remote client. Raises ``ValueError`` (or ``KeyError``) on malformed
+    data."""
+    from kozel.core import parse_tile
+    from kozel.poker.game import POKER
+
+    opts = POKER.options({k: v for k, v in data["options"].items() if k != "teams"})
+    assert isinstance(opts, PokerOptions)
+    return PokerView(
+        opts=opts,
+        seat=data["seat"],
+        hand_number=data["hand_number"],
+        dealer=data["dealer"],
+        phase=data["phase"],
+        turn=data["turn"],
+        hand=tuple(parse_tile(t) for t in data["hand"]),
+        discarded=tuple(parse_tile(t) for t in data["discarded"]),
+        chips=tuple(data["chips"]),
+        committed=tuple(data["committed"]),
+        round_bets=tuple(data["round_bets"]),
+        folded=tuple(data["folded"]),
+        dealt_in=tuple(data["dealt_in"]),
+        discard_counts=tuple(data["discard_counts"]),
+        history=tuple(data["history"]),
+        legal_moves=tuple(move_from_dict(m, "legal move") for m in data["legal_moves"]),
+        last_showdown=tuple(data["last_showdown"]),
+        last_pots=tuple(data["last_pots"]),
+        over=data["over"],
     )

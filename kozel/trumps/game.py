@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch, GameView, Review
+from kozel.game import Game, GameBot, GameMatch, GameMove, GameView, Review
 from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.views import TrumpsView
@@ -71,6 +71,16 @@ class TrumpsGame(DeclaredOptions):
             "points",
             skipped="bids (valuing a pass needs a model of the others' bids)",
         )
+
+    def view_from_dict(self, data: dict[str, Any]) -> GameView:
+        from kozel.trumps.views import trumps_view_from_dict
+
+        return trumps_view_from_dict(data)
+
+    def move_to_dict(self, move: GameMove) -> dict[str, Any]:
+        from kozel.trumps.moves import move_to_dict
+
+        return move_to_dict(move)
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.trumps.bots import make_trumps_bot

@@ -13,7 +13,7 @@ from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
-from kozel.trumps.moves import TrumpsMove, move_to_dict
+from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
 
 
 @dataclass(frozen=True)
@@ -105,4 +105,39 @@ def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
         scores=scores,
         legal_moves=legal,
         over=match.over,
+    )
+
+
+def trumps_view_from_dict(data: dict[str, Any]) -> TrumpsView:
+    """Rebuild a view from :meth:`TrumpsView.to_dict` (what a client receives), e.g. to let a
+    Kozel bot play for a remote client. Raises ``ValueError`` (or ``KeyError``) on malformed
+    data."""
+    from kozel.core import parse_tile
+    from kozel.trumps.game import TRUMPS
+
+    opts = TRUMPS.options({"target": data["options"]["target"]})
+    assert isinstance(opts, TrumpsOptions)
+
+    def laid(entries: list[dict[str, Any]]) -> tuple[tuple[int, Tile], ...]:
+        return tuple((e["seat"], parse_tile(e["tile"])) for e in entries)
+
+    return TrumpsView(
+        opts=opts,
+        seat=data["seat"],
+        hand_number=data["hand_number"],
+        dealer=data["dealer"],
+        phase=data["phase"],
+        turn=data["turn"],
+        hand=tuple(parse_tile(t) for t in data["hand"]),
+        bids=tuple((b["seat"], b["bid"]) for b in data["bids"]),
+        bidder=data["bidder"],
+        bid=data["bid"],
+        trumps=data["trumps"],
+        trick=laid(data["trick"]),
+        played=tuple(laid(t) for t in data["played"]),
+        tricks_won=(data["tricks_won"][0], data["tricks_won"][1]),
+        taken=(data["taken"][0], data["taken"][1]),
+        scores=(data["scores"][0], data["scores"][1]),
+        legal_moves=tuple(move_from_dict(m, "legal move") for m in data["legal_moves"]),
+        over=data["over"],
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kozel.games import get_game
 from kozel.notation import replay
 from tests.server.conftest import RunningServer
 
@@ -57,3 +58,27 @@ def test_the_example_says_what_is_wrong(server: RunningServer, tmp_path: Path) -
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "players" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "scores"),
+    [
+        ("poker", ["players=3", "hands=3", "limit=no_limit"], "chips"),
+        ("trumps", ["target=40"], "scores"),
+    ],
+)
+def test_the_example_bot_client_plays_the_games_not_on_a_layout(
+    server: RunningServer, tmp_path: Path, game: str, options: list[str], scores: str
+) -> None:
+    """Poker and Trumps through the same example: the game's own view and bot, nothing else."""
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, str(EXAMPLE), "--server", server.url, "--game", game]
+    for option in options:
+        command += ["-o", option]
+    command += ["--bot", "expert", "--record", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "over: winners" in done.stdout and scores in done.stdout, done.stdout
+    record = json.loads(out.read_text())
+    assert record["game"] == game and record["seats"][0].startswith("guest-")
+    assert get_game(game).replay(record).over
