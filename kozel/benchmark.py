@@ -6,6 +6,7 @@ import random
 import time
 
 from kozel.core import DOUBLES_MASK, TILE_COUNT
+from kozel.game import Game
 from kozel.games import GOAT
 from kozel.options import Options
 from kozel.round import Round, deal_tiles
@@ -73,32 +74,32 @@ def playout_rounds_per_second(
 
 
 def expert_decision_ms(
-    games: int = 2, seed: int = 1, level: str = "expert", rules: Ruleset = GOAT
+    games: int = 2, seed: int = 1, level: str = "expert", rules: Game = GOAT
 ) -> list[float]:
-    """Milliseconds the expert takes for each decision with a choice, in 4-player games (Goat
-    by default) where it holds seat 0 against greedy players."""
-    from kozel.bots import make_bot
-    from kozel.match import Match
-    from kozel.views import view_for
-
+    """Milliseconds the expert takes for each decision with a choice, in games of the game's
+    default options (Goat by default: 4 players) where it holds seat 0 against greedy
+    players."""
     timings: list[float] = []
-    expert = make_bot(level, seed)
-    others = make_bot("greedy", seed)
+    expert = rules.make_bot(level, seed)
+    others = rules.make_bot("greedy", seed)
     for game in range(games):
-        match = Match(rules, rules.options(), seed + game)
+        match = rules.new_match(rules.options(), seed + game)
         while not match.over:
-            rnd = match.next_round()
-            while not rnd.over:
-                moves = rnd.legal_moves()
-                if len(moves) == 1:
-                    match.push(moves[0])
-                    continue
-                view = view_for(match, rnd.turn)
-                if rnd.turn != 0:
-                    match.push(others.choose(view))
-                    continue
-                start = time.perf_counter()
-                move = expert.choose(view)
-                timings.append((time.perf_counter() - start) * 1000)
-                match.push(move)
+            if match.needs_deal:
+                match.deal_next()
+                continue
+            turn = match.to_move
+            assert turn is not None
+            moves = match.legal_moves()
+            if len(moves) == 1:
+                match.push(moves[0])
+                continue
+            view = match.view(turn)
+            if turn != 0:
+                match.push(others.choose(view))
+                continue
+            start = time.perf_counter()
+            move = expert.choose(view)
+            timings.append((time.perf_counter() - start) * 1000)
+            match.push(move)
     return timings

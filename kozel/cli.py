@@ -429,7 +429,8 @@ def bench(
     ] = 2,
 ) -> None:
     """Measure the engine, the playout kernel and the expert's thinking time (one core), in
-    4-player Goat and in every game (the kernel in every game it plays). The kernel's All
+    4-player Goat and in every game (the kernel in every layout game it plays; the expert's
+    time in every game, Poker and Trumps included). The kernel's All
     Fives rate is also given as a ratio to its Goat rate, measured in turns side by side (this
     machine's speed drifts with its load); the target is 0.5 or more."""
     from statistics import median
@@ -458,7 +459,9 @@ def bench(
         goat = playout_rounds_per_second(per_game, seed=turn + 1)
         fives = playout_rounds_per_second(per_game, seed=turn + 1, rules=GAMES["all_fives"])
         turns.append((goat, fives))
-    timings_by_game = {rules.id: expert_decision_ms(games, rules=rules) for rules in GAMES.values()}
+    timings_by_game = {
+        rules.id: expert_decision_ms(games, rules=rules) for rules in ALL_GAMES.values()
+    }
     timings = timings_by_game["goat"]
     fives_to_goat = round(median(f / g for g, f in turns), 3)
     data = {

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from kozel.bots.base import Bot
     from kozel.bots.review import LayoutReview
     from kozel.core import Move
-    from kozel.views import SeatView
     from kozel.match import Match, RoundResult
+    from kozel.views import SeatView
 
 HAND_SIZE = 7
 
