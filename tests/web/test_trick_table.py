@@ -1,0 +1,240 @@
+"""Trumps at the trick table (kozel/web/static/tricks.js): a person plays a whole game against
+three computer players through the page, clicking only what it offers (a bid or a pass, the
+trumps when he holds the bid, a highlighted tile); the page shows the bidding box, the trumps,
+the trick at the players' sides, the pairs' tricks and points, each hand's end and the sheet,
+and its final scores are the record's, which replays clean. On a 360-px phone the same table
+fits without scrolling sideways. The README's screenshots of the trick table come from here."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from kozel.games import get_game
+from tests.web.conftest import PHONE, Contexts
+from tests.web.play import game_over, my_turn
+from tests.web.test_browser import game_id, no_sideways_scroll, record_of, seat_name, strings
+
+GAME = "trumps"
+
+# what the page shows of the position, beside what the state says
+LOOK = """() => {
+  const state = kozel.page.state;
+  const main = document.querySelector("main");
+  const texts = (selector) => [...main.querySelectorAll(selector)].map((el) => el.textContent.trim());
+  const tiles = (selector) => [...main.querySelectorAll(selector)].map((el) => el.dataset.tile);
+  return {
+    view: state.view,
+    phase: main.querySelector(".table").dataset.phase,
+    bids: [...main.querySelectorAll(".bid-box button.bid")].map((b) => Number(b.dataset.bid)),
+    pass: main.querySelectorAll(".bid-box button.pass").length,
+    trumpsChoices: [...main.querySelectorAll("button.trumps-choice")].map((b) => [
+      Number(b.dataset.trumps), Number(b.querySelector(".held").textContent.replace("×", ""))]),
+    trumpsNamed: main.querySelector(".trumps-named")?.dataset.trumps ?? null,
+    trick: [...main.querySelectorAll(".trick-area .trick-tile")].map((el) => [
+      Number(el.dataset.seat), el.dataset.tile, el.dataset.place, el.classList.contains("led")]),
+    finished: main.querySelector(".trick-area")?.classList.contains("finished") ?? false,
+    playable: tiles(".hand-tile.playable"),
+    dimmed: tiles(".hand-tile.dimmed"),
+    trumpTiles: tiles(".hand-tile.trump"),
+    hand: tiles(".hand-tile"),
+    tricksWon: texts(".pairs-box td.tricks-won").map(Number),
+    taken: texts(".pairs-box td.taken").map(Number),
+    scores: texts(".pairs-box td.pair-score").map(Number),
+    notice: texts(".notice h2"),
+  };
+}"""
+
+PLACES = {0: "you", 1: "left", 2: "across", 3: "right"}  # seen from seat 0
+
+
+def start(page: Page, target: int) -> int:
+    """The guest asks for a game of Trumps to ``target`` against the computer."""
+    page.goto("/")
+    page.click("#guest")
+    page.select_option("#game", GAME)
+    page.click("details.more summary")
+    page.fill("#opt-target", str(target))
+    page.click("#play-computer")
+    number = game_id(page)
+    expect(page.locator(".table")).to_have_attribute("data-game", GAME)
+    return number
+
+
+def check(seen: dict[str, Any]) -> None:
+    """What the page shows on the person's turn is what the state says."""
+    view = seen["view"]
+    legal = view["legal_moves"]
+    assert seen["phase"] == view["phase"]
+    if view["phase"] == "bid":
+        assert seen["bids"] == [m["bid"] for m in legal if "bid" in m]
+        assert seen["pass"] == sum(1 for m in legal if m.get("pass"))
+    if view["phase"] == "trumps":
+        held = [sum(1 for t in view["hand"] if str(v) in t.split("-")) for v in range(7)]
+        assert seen["trumpsChoices"] == [[v, held[v]] for v in range(7)]
+    if view["phase"] == "play":
+        assert seen["trumpsNamed"] == str(view["trumps"])
+        trumps = str(view["trumps"])
+        assert sorted(seen["trumpTiles"]) == sorted(t for t in view["hand"] if trumps in t.split("-"))
+        plays = sorted(m["play"] for m in legal)
+        assert sorted(seen["playable"]) == plays
+        assert sorted(seen["dimmed"]) == sorted(set(view["hand"]) - set(plays))
+        # the trick at its players' sides, the led tile marked
+        on_table = view["trick"] or (view["played"][-1] if view["played"] else [])
+        assert seen["trick"] == [
+            [e["seat"], e["tile"], PLACES[e["seat"]], i == 0] for i, e in enumerate(on_table)
+        ]
+        assert seen["finished"] == (not view["trick"] and bool(view["played"]))
+    assert sorted(seen["hand"]) == sorted(view["hand"])
+    assert seen["tricksWon"] == view["tricks_won"]
+    assert seen["taken"] == view["taken"]
+    assert seen["scores"] == view["scores"]
+
+
+def move(page: Page, seen: dict[str, Any], bid: str) -> bool:
+    """Click one of the moves the page offers: in the bidding the highest bid (``bid`` "high"),
+    else a pass when the page offers one, else the lowest bid; the number most held as trumps;
+    the first highlighted tile. True if something was clicked."""
+    try:
+        phase = seen["phase"]
+        if phase == "bid":
+            box = page.locator(".bid-box")
+            if bid == "high":
+                target = box.locator("button.bid").last
+            elif box.locator("button.pass").count():
+                target = box.locator("button.pass")
+            else:
+                target = box.locator("button.bid").first
+        elif phase == "trumps":
+            most = max(seen["trumpsChoices"], key=lambda c: c[1])[0]
+            target = page.locator(f"button.trumps-choice[data-trumps='{most}']")
+        else:
+            target = page.locator(".hand-tile.playable").first
+        target.click(timeout=2000)
+        return True
+    except PlaywrightError:  # the page redrew under the click: look again
+        return False
+
+
+def test_a_person_plays_trumps_against_the_computer_to_the_end(
+    contexts: Contexts, shots: Path
+) -> None:
+    en = strings("en")
+    page = contexts.page()
+    number = start(page, 100)
+    phases: set[str] = set()
+    notices: list[str] = []
+    taken_shot = {"bidding": False, "desktop": False}
+    trick_shown = False
+    deadline = time.monotonic() + 300
+    while not game_over(page):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not my_turn(page):
+            page.wait_for_timeout(40)
+            continue
+        seen = page.evaluate(LOOK)
+        if not seen["view"]["legal_moves"] or seen["view"]["turn"] != 0:
+            continue  # between two states
+        check(seen)
+        view = seen["view"]
+        phases.add(view["phase"])
+        notices += seen["notice"]
+        if view["phase"] == "bid" and not taken_shot["bidding"]:
+            expect(page.locator(".bid-box")).to_be_visible()
+            page.screenshot(path=shots / "trumps-bidding.png")
+            taken_shot["bidding"] = True
+        # mid-hand, a trick on the table that the person must follow (some tiles dimmed); until
+        # one comes, any trick on the table
+        following = len(view["trick"]) >= 2 and 0 < len(seen["playable"]) < len(view["hand"])
+        if view["phase"] == "play" and view["trick"] and not taken_shot["desktop"]:
+            page.screenshot(path=shots / "trumps-desktop.png")
+            taken_shot["desktop"] = following
+            trick_shown = True
+        # the first hand: the person bids first (seat 3 deals) and bids 42, which nobody can
+        # top, so he names trumps; later he passes whenever he may
+        move(page, seen, "high" if view["hand_number"] == 1 else "low")
+        page.wait_for_timeout(20)
+    assert {"bid", "trumps", "play"} <= phases
+    assert taken_shot["bidding"], "the bidding box was never shown"
+    assert trick_shown, "no trick was on the table on the person's turn"
+
+    record = record_of(page, number)
+    assert record["game"] == GAME and record["options"]["target"] == 100
+    match = get_game(GAME).replay(record)  # raises RecordError on any discrepancy
+    assert match.over
+    result = record["result"]
+    scores = result["scores"]
+    assert list(match.scores) == scores
+    # the first hand was the person's bid of 42
+    assert record["rounds"][0]["end"]["bid"] == 42 and record["rounds"][0]["end"]["bidder"] == 0
+    labels = [seat_name(record["seats"], number, s) for s in range(4)]
+    units = [f"{labels[0]} & {labels[2]}", f"{labels[1]} & {labels[3]}"]
+    over = page.locator(".game-over")
+    expect(over.locator(".winner")).to_contain_text(units[result["winners"][0]])
+    expect(over.locator(".scores")).to_have_text(f"{units[0]}: {scores[0]} · {units[1]}: {scores[1]}")
+    last = record["rounds"][-1]["end"]
+    made = en["tricks.made" if last["made"] else "tricks.set"]
+    words = made.replace("{side}", units[last["bidder"] % 2]).replace("{bid}", str(last["bid"]))
+    expect(over.locator(".last-round")).to_have_text(words)
+    shown = page.locator(".pairs-box td.pair-score").all_inner_texts()
+    assert [int(s) for s in shown] == scores
+    # the sheet: every hand's before, taken, recorded and after, per pair, as in the record
+    if page.locator("details.sheet-box").get_attribute("open") is None:
+        page.click("details.sheet-box summary")
+    cells = page.locator("table.tricks-sheet tbody tr").evaluate_all(
+        """rows => rows.map(r => [...r.querySelectorAll("td")].map(td =>
+            ["before", "taken", "credited", "after"].map(c => td.querySelector("." + c).textContent)))"""
+    )
+    assert cells == [
+        [
+            [str(e["before"]), str(e["taken"]), f"+{e['credited']}" if e["credited"] else "0",
+             str(e["after"])]
+            for e in rnd["sheet"]
+        ]
+        for rnd in record["rounds"]
+    ]  # fmt: skip
+    if len(record["rounds"]) > 1:
+        assert notices, "no hand's end was shown"
+        assert all(n.startswith(units[0]) or n.startswith(units[1]) for n in notices), notices
+
+
+def test_trumps_fits_a_phone(contexts: Contexts, shots: Path) -> None:
+    page = contexts.page(viewport=PHONE)
+    start(page, 40)
+    no_sideways_scroll(page)
+    shot = False
+    deadline = time.monotonic() + 240
+    width, height = PHONE["width"], PHONE["height"]
+    while not game_over(page):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not my_turn(page):
+            page.wait_for_timeout(40)
+            continue
+        seen = page.evaluate(LOOK)
+        view = seen["view"]
+        if not view["legal_moves"] or view["turn"] != 0:
+            continue
+        check(seen)
+        no_sideways_scroll(page)
+        # every button of the bidding box and the trumps chooser, and the hand, on the screen
+        boxes = page.locator(
+            ".bid-box button, button.trumps-choice, .hand-tile, .hand-box"
+        ).evaluate_all("els => els.map(e => { const r = e.getBoundingClientRect(); "
+                       "return [r.left, r.right, r.bottom + scrollY]; })")  # fmt: skip
+        assert all(0 <= left and right <= width for left, right, _ in boxes), boxes
+        assert all(bottom <= height for _, _, bottom in boxes), ("below the fold", boxes)
+        if view["phase"] == "play" and view["trick"] and not shot:
+            page.screenshot(path=shots / "trumps-phone.png")
+            shot = True
+        move(page, seen, "high" if view["hand_number"] == 1 else "low")
+        page.wait_for_timeout(20)
+    no_sideways_scroll(page)
+    assert shot, "no trick was on the table on the person's turn"
+    if page.locator("details.sheet-box").get_attribute("open") is None:
+        page.click("details.sheet-box summary")
+    expect(page.locator("table.tricks-sheet")).to_be_visible()
+    no_sideways_scroll(page)
