@@ -25,8 +25,9 @@ GAME = "trumps"
 LOOK = """() => {
   const state = kozel.page.state;
   const main = document.querySelector("main");
-  const texts = (selector) => [...main.querySelectorAll(selector)].map((el) => el.textContent.trim());
-  const tiles = (selector) => [...main.querySelectorAll(selector)].map((el) => el.dataset.tile);
+  const all = (selector) => [...main.querySelectorAll(selector)];
+  const texts = (selector) => all(selector).map((el) => el.textContent.trim());
+  const tiles = (selector) => all(selector).map((el) => el.dataset.tile);
   return {
     view: state.view,
     phase: main.querySelector(".table").dataset.phase,
@@ -42,9 +43,9 @@ LOOK = """() => {
     dimmed: tiles(".hand-tile.dimmed"),
     trumpTiles: tiles(".hand-tile.trump"),
     hand: tiles(".hand-tile"),
-    tricksWon: texts(".pairs-box td.tricks-won").map(Number),
-    taken: texts(".pairs-box td.taken").map(Number),
-    scores: texts(".pairs-box td.pair-score").map(Number),
+    tricksWon: texts(".pairs-box .tricks-won dd").map(Number),
+    taken: texts(".pairs-box .taken dd").map(Number),
+    scores: texts(".pairs-box .pair-score dd").map(Number),
     notice: texts(".notice h2"),
   };
 }"""
@@ -79,7 +80,9 @@ def check(seen: dict[str, Any]) -> None:
     if view["phase"] == "play":
         assert seen["trumpsNamed"] == str(view["trumps"])
         trumps = str(view["trumps"])
-        assert sorted(seen["trumpTiles"]) == sorted(t for t in view["hand"] if trumps in t.split("-"))
+        assert sorted(seen["trumpTiles"]) == sorted(
+            t for t in view["hand"] if trumps in t.split("-")
+        )
         plays = sorted(m["play"] for m in legal)
         assert sorted(seen["playable"]) == plays
         assert sorted(seen["dimmed"]) == sorted(set(view["hand"]) - set(plays))
@@ -142,7 +145,12 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
         check(seen)
         view = seen["view"]
         phases.add(view["phase"])
-        notices += seen["notice"]
+        if seen["notice"]:
+            # the last hand's end, until read: made or set, each pair's tricks and points
+            notices += seen["notice"]
+            expect(page.locator(".notice .pair-lines li")).to_have_count(2)
+            page.locator(".notice button.ok").click()
+            expect(page.locator(".notice")).to_have_count(0)
         if view["phase"] == "bid" and not taken_shot["bidding"]:
             expect(page.locator(".bid-box")).to_be_visible()
             page.screenshot(path=shots / "trumps-bidding.png")
@@ -175,19 +183,21 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
     units = [f"{labels[0]} & {labels[2]}", f"{labels[1]} & {labels[3]}"]
     over = page.locator(".game-over")
     expect(over.locator(".winner")).to_contain_text(units[result["winners"][0]])
-    expect(over.locator(".scores")).to_have_text(f"{units[0]}: {scores[0]} · {units[1]}: {scores[1]}")
+    expect(over.locator(".scores")).to_have_text(
+        f"{units[0]}: {scores[0]} · {units[1]}: {scores[1]}"
+    )
     last = record["rounds"][-1]["end"]
     made = en["tricks.made" if last["made"] else "tricks.set"]
     words = made.replace("{side}", units[last["bidder"] % 2]).replace("{bid}", str(last["bid"]))
     expect(over.locator(".last-round")).to_have_text(words)
-    shown = page.locator(".pairs-box td.pair-score").all_inner_texts()
+    shown = page.locator(".pairs-box .pair-score dd").all_inner_texts()
     assert [int(s) for s in shown] == scores
     # the sheet: every hand's before, taken, recorded and after, per pair, as in the record
     if page.locator("details.sheet-box").get_attribute("open") is None:
         page.click("details.sheet-box summary")
     cells = page.locator("table.tricks-sheet tbody tr").evaluate_all(
-        """rows => rows.map(r => [...r.querySelectorAll("td")].map(td =>
-            ["before", "taken", "credited", "after"].map(c => td.querySelector("." + c).textContent)))"""
+        """rows => rows.map(r => [...r.querySelectorAll("td")].map(td => ["before", "taken",
+            "credited", "after"].map(c => td.querySelector("." + c).textContent)))"""
     )
     assert cells == [
         [
@@ -204,9 +214,9 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
 
 def test_trumps_fits_a_phone(contexts: Contexts, shots: Path) -> None:
     page = contexts.page(viewport=PHONE)
-    start(page, 40)
+    start(page, 70)
     no_sideways_scroll(page)
-    shot = False
+    shot = shown = False
     deadline = time.monotonic() + 240
     width, height = PHONE["width"], PHONE["height"]
     while not game_over(page):
@@ -219,22 +229,123 @@ def test_trumps_fits_a_phone(contexts: Contexts, shots: Path) -> None:
         if not view["legal_moves"] or view["turn"] != 0:
             continue
         check(seen)
+        if seen["notice"]:
+            page.locator(".notice button.ok").click()
+            continue
         no_sideways_scroll(page)
         # every button of the bidding box and the trumps chooser, and the hand, on the screen
         boxes = page.locator(
             ".bid-box button, button.trumps-choice, .hand-tile, .hand-box"
         ).evaluate_all("els => els.map(e => { const r = e.getBoundingClientRect(); "
                        "return [r.left, r.right, r.bottom + scrollY]; })")  # fmt: skip
-        assert all(0 <= left and right <= width for left, right, _ in boxes), boxes
+        assert all(left >= 0 and right <= width for left, right, _ in boxes), boxes
         assert all(bottom <= height for _, _, bottom in boxes), ("below the fold", boxes)
-        if view["phase"] == "play" and view["trick"] and not shot:
+        # a trick on the table; until one comes, a trick just won
+        if view["phase"] == "play" and (view["trick"] or view["played"]) and not shot:
             page.screenshot(path=shots / "trumps-phone.png")
-            shot = True
+            shot = bool(view["trick"])
+            shown = True
         move(page, seen, "high" if view["hand_number"] == 1 else "low")
         page.wait_for_timeout(20)
     no_sideways_scroll(page)
-    assert shot, "no trick was on the table on the person's turn"
+    assert shown, "no trick was on the table on the person's turn"
     if page.locator("details.sheet-box").get_attribute("open") is None:
         page.click("details.sheet-box summary")
     expect(page.locator("table.tricks-sheet")).to_be_visible()
     no_sideways_scroll(page)
+
+
+# Give the page a state as the server sends it; click the selectors in turn; return the moves
+# the page sent and what it showed.
+RUN = """async ([view, rounds, steps]) => {
+  const { TablePage } = await import("/static/table.js");
+  const { rules } = await import("/static/options.js");
+  await rules();
+  const main = document.getElementById("page");
+  const table = new TablePage(5);
+  table.main = main;
+  const sent = [];
+  table.socket = { send: (message) => { sent.push(message); return true; } };
+  await table.receive({ type: "state", game: 5, version: 7, status: "playing", you: view.seat,
+    seats: ["ann", "bot:greedy", "bob", "bot:expert"], seconds_per_move: 60, rated: false, view,
+    rounds, clock: { seat: view.turn, deadline_ms: 0, remaining_ms: 60000 } });
+  for (const step of steps) {
+    const el = main.querySelector(step);
+    if (!el) return { missing: step };
+    el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    table.busy = false;  // the server's answer never comes here: the next click may send
+  }
+  const mark = (selector) => [...main.querySelectorAll(selector)].map((el) => el.dataset.tile);
+  return {
+    missing: null,
+    moves: sent.map((m) => m.move),
+    winner: mark(".trick-area.finished .trick-tile.winner"),
+    led: mark(".trick-area .trick-tile.led"),
+    status: main.querySelector(".trick-status")?.textContent ?? null,
+  };
+}"""
+
+
+def positions() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Seat 0's views of greedy games: its bid, its trumps, a trick it must follow, a trick
+    just won (nothing on the table yet), each with the finished hands' summaries."""
+    from kozel.trumps.bots import make_trumps_bot
+
+    game = get_game(GAME)
+    found: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for seed in range(50):
+        match = game.new_match(game.options({"target": 250}), seed)
+        bots = [make_trumps_bot("greedy", seed * 4 + s) for s in range(4)]
+        while not match.over and len(found) < 4:
+            if match.needs_deal:
+                match.deal_next()
+            seat = match.to_move
+            assert seat is not None
+            if seat == 0:
+                view = match.view_dicts([0])[0]
+                legal = view["legal_moves"]
+                kind = view["phase"]
+                if kind == "play" and view["trick"]:
+                    kind = "follow" if len(legal) < len(view["hand"]) else ""
+                elif kind == "play" and view["played"]:
+                    kind = "won"
+                if kind in ("bid", "trumps", "follow", "won") and kind not in found:
+                    found[kind] = (view, match.round_summaries(0))
+            match.push(bots[seat].choose(match.view(seat)))
+        if len(found) == 4:
+            return found
+    raise AssertionError(f"only {sorted(found)} in 50 games")
+
+
+def test_the_page_sends_the_move_clicked_and_only_a_legal_one(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/rules")
+    page.wait_for_selector("nav.tabs a")
+    found = positions()
+
+    def run(kind: str, steps: list[str]) -> dict[str, Any]:
+        view, rounds = found[kind]
+        result: dict[str, Any] = page.evaluate(RUN, [view, rounds, steps])
+        assert result["missing"] is None, f"{kind}: nothing to click for {result['missing']!r}"
+        return result
+
+    bid = found["bid"][0]["legal_moves"][-1]
+    assert run("bid", [f".bid-box button.bid[data-bid='{bid['bid']}']"])["moves"] == [bid]
+    if any(m.get("pass") for m in found["bid"][0]["legal_moves"]):
+        assert run("bid", [".bid-box button.pass"])["moves"] == [{"pass": True}]
+    assert run("trumps", ["button.trumps-choice[data-trumps='4']"])["moves"] == [{"trumps": 4}]
+    view = found["follow"][0]
+    plays = [m["play"] for m in view["legal_moves"]]
+    other = next(t for t in view["hand"] if t not in plays)
+    shown = run(
+        "follow", [f".hand-tile[data-tile='{other}']", f".hand-tile[data-tile='{plays[0]}']"]
+    )
+    assert shown["moves"] == [{"play": plays[0]}]  # the tile that does not follow sends nothing
+    assert shown["led"] == [view["trick"][0]["tile"]]
+    # a trick just won stays on the table, its winner (who leads now) marked
+    view = found["won"][0]
+    shown = run("won", [])
+    last = view["played"][-1]
+    assert shown["winner"] == [next(e["tile"] for e in last if e["seat"] == view["turn"])]
+    assert shown["led"] == [last[0]["tile"]]
+    assert "won the trick" in shown["status"]

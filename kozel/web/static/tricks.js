@@ -313,7 +313,7 @@ export class TrickTable {
     const mine = this.myTurn();
     const legal = mine ? view.legal_moves : [];
     const playable = new Set(legal.filter((m) => m.play).map((m) => m.play));
-    const upright = window.innerWidth >= 480;
+    const phone = window.innerWidth < 480;
     const trumps = view.trumps;
     const tiles = bySuit(view.hand, trumps).map((tile) => {
       const [a, b] = halves(tile);
@@ -333,7 +333,8 @@ export class TrickTable {
           "aria-disabled": can ? "false" : "true",
           onclick: () => can && !page.busy && page.send({ play: tile }),
         },
-        tileSvg(first, second, { u: upright ? 28 : 22, vertical: upright }),
+        // seven tiles at most: upright in one row, a phone's too
+        tileSvg(first, second, { u: phone ? 22 : 28, vertical: true }),
         points ? h("span.counter", { "aria-hidden": "true" }, String(points)) : null,
         trump ? h("span.trump-mark", { "aria-hidden": "true" }, "★") : null,
       );
@@ -406,31 +407,34 @@ export class TrickTable {
   pairsPanel() {
     const view = this.view;
     const units = this.units();
-    const bidding = view.bidder !== null && view.bidder !== undefined ? view.bidder % 2 : null;
+    const bidding = view.bidder !== null && view.bidder !== undefined && view.phase !== "bid" ? view.bidder % 2 : null;
     const mine = this.page.you !== null ? this.page.you % 2 : null;
+    const fact = (cls, label, value) => h("div", { class: cls }, h("dt", {}, label), h("dd", {}, String(value)));
     return h(
       "section.log-box.pairs-box",
       { "aria-label": t("tricks.pairs") },
       h("h2", {}, t("tricks.pairs"), h("span.muted.small.target", {}, ` · ${t("tricks.target", { n: view.target })}`)),
       h(
-        "table.pairs",
+        "ul.plain.pairs",
         {},
-        h(
-          "thead",
-          {},
-          h("tr", {}, h("th", { scope: "col" }, h("span.sr", {}, t("tricks.pair"))), h("th", { scope: "col" }, t("tricks.col_tricks")), h("th", { scope: "col" }, t("tricks.col_taken")), h("th", { scope: "col" }, t("tricks.col_score"))),
-        ),
-        h(
-          "tbody",
-          {},
-          units.map((name, u) =>
+        units.map((name, u) =>
+          h(
+            "li.pair",
+            { "data-unit": u, class: [u === mine ? "ours" : "", u === bidding ? "bidding" : ""].join(" ") },
             h(
-              "tr",
-              { "data-unit": u, class: [u === mine ? "ours" : "", u === bidding ? "bidding" : ""].join(" ") },
-              h("th", { scope: "row" }, h("span.team", { class: `team${u}` }, t("table.team", { n: u + 1 })), " ", h("span.pair-names", { title: name }, this.shortPair(u)), u === bidding && view.phase !== "bid" ? h("span.bid-mark", { title: t("tricks.bid_held", { bid: view.bid, name: this.names()[view.bidder] }) }, ` ${view.bid}`) : null),
-              h("td.tricks-won", {}, String(view.tricks_won[u])),
-              h("td.taken", {}, String(view.taken[u])),
-              h("td.pair-score", {}, h("strong", {}, String(view.scores[u]))),
+              "div.pair-head",
+              {},
+              h("span.team", { class: `team${u}` }, t("table.team", { n: u + 1 })),
+              " ",
+              h("span.pair-names", { title: name }, this.shortPair(u)),
+              u === bidding ? [" ", h("span.bid-mark", { title: t("tricks.bid_held", { bid: view.bid, name: this.names()[view.bidder] }) }, t("tricks.bid_of", { bid: view.bid }))] : null,
+            ),
+            h(
+              "dl.pair-facts",
+              {},
+              fact("tricks-won", t("tricks.col_tricks"), view.tricks_won[u]),
+              fact("taken", t("tricks.col_taken"), view.taken[u]),
+              fact("pair-score", t("tricks.col_score"), view.scores[u]),
             ),
           ),
         ),
