@@ -132,7 +132,7 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
     phases: set[str] = set()
     notices: list[str] = []
     taken_shot = {"bidding": False, "desktop": False}
-    trick_shown = False
+    trick_shown = bidding_shown = False
     deadline = time.monotonic() + 300
     while not game_over(page):
         assert time.monotonic() < deadline, "the game did not end in time"
@@ -151,10 +151,14 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
             expect(page.locator(".notice .pair-lines li")).to_have_count(2)
             page.locator(".notice button.ok").click()
             expect(page.locator(".notice")).to_have_count(0)
+        # the bidding box, and the others' bids at their sides once some have bid (the second
+        # hand: the person deals and bids last)
         if view["phase"] == "bid" and not taken_shot["bidding"]:
             expect(page.locator(".bid-box")).to_be_visible()
+            expect(page.locator(".trick-area .trick-bid")).to_have_count(len(view["bids"]))
             page.screenshot(path=shots / "trumps-bidding.png")
-            taken_shot["bidding"] = True
+            taken_shot["bidding"] = len(view["bids"]) >= 2
+            bidding_shown = True
         # mid-hand, a trick on the table that the person must follow (some tiles dimmed); until
         # one comes, any trick on the table
         following = len(view["trick"]) >= 2 and 0 < len(seen["playable"]) < len(view["hand"])
@@ -167,7 +171,7 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
         move(page, seen, "high" if view["hand_number"] == 1 else "low")
         page.wait_for_timeout(20)
     assert {"bid", "trumps", "play"} <= phases
-    assert taken_shot["bidding"], "the bidding box was never shown"
+    assert bidding_shown, "the bidding box was never shown"
     assert trick_shown, "no trick was on the table on the person's turn"
 
     record = record_of(page, number)

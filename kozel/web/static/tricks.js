@@ -226,6 +226,17 @@ export class TrickTable {
     );
   }
 
+  /** A seat's bid or pass in the middle of the table, at its side. */
+  said(said) {
+    const place = this.page.place(said.seat);
+    const holder = said.bid !== null && said.seat === this.view.bidder;
+    return h(
+      "div.trick-bid",
+      { "data-seat": said.seat, "data-place": place, class: [SIDE[place], said.bid === null ? "passed" : "", holder ? "holder" : ""].join(" ") },
+      said.bid === null ? t("tricks.passed") : String(said.bid),
+    );
+  }
+
   /** The middle of the table: the trick being played; a trick just completed (its winner
    * marked) until the next tile; else what the hand waits for. */
   trickArea() {
@@ -240,8 +251,7 @@ export class TrickTable {
       if (view.trick.length) lastWinner = view.trick[0].seat;
       else if (view.phase === "play") lastWinner = view.turn;
       else {
-        const round = this.state.rounds[view.hand_number - 1];
-        lastWinner = round ? round.tricks[round.tricks.length - 1].winner : null;
+        lastWinner = this.state.rounds[view.hand_number - 1]?.tricks.at(-1)?.winner ?? null;
       }
     }
     let middle;
@@ -260,14 +270,15 @@ export class TrickTable {
       );
       label = t("tricks.last_trick");
     } else {
-      tiles = [];
+      // the bidding: what each seat said, at its side
+      tiles = view.phase === "bid" || view.phase === "trumps" ? view.bids.map((said) => this.said(said)) : [];
       middle = h("p.trick-status", {}, this.waitingText());
     }
     const corner =
       view.trick.length && last
         ? h(
             "div.last-trick",
-            { "aria-label": t("tricks.last_trick") },
+            { role: "group", "aria-label": t("tricks.last_trick") },
             h("span.small", {}, t("tricks.last_trick"), lastWinner !== null ? `: ${names[lastWinner]}` : ""),
             h(
               "span.last-tiles",
@@ -280,7 +291,7 @@ export class TrickTable {
         : null;
     return h(
       "div.trick-area",
-      { "aria-label": label || t("tricks.trick_on_table"), "data-tricks": view.played.length, class: view.trick.length ? "" : last ? "finished" : "empty" },
+      { role: "group", "aria-label": label || t("tricks.trick_on_table"), "data-tricks": view.played.length, class: view.trick.length ? "" : last ? "finished" : "empty" },
       tiles,
       h("div.trick-middle", {}, middle),
       corner,
@@ -299,6 +310,7 @@ export class TrickTable {
   waitingText() {
     const view = this.view;
     const names = this.names();
+    if (view.turn === null || this.state.status !== "playing") return "";
     if (view.phase === "bid") return view.bidder !== null ? t("tricks.bidding_high", { bid: view.bid, name: names[view.bidder] }) : t("tricks.bidding");
     if (view.phase === "trumps") return t("tricks.naming", { name: names[view.turn] });
     if (view.phase === "play") return t("tricks.leads", { name: names[view.turn] });
