@@ -261,18 +261,19 @@ def test_trumps_fits_a_phone(contexts: Contexts, shots: Path) -> None:
 
 # Give the page a state as the server sends it; click the selectors in turn; return the moves
 # the page sent and what it showed.
-RUN = """async ([view, rounds, steps]) => {
+RUN = """async ([view, rounds, steps, extra]) => {
   const { TablePage } = await import("/static/table.js");
   const { rules } = await import("/static/options.js");
   await rules();
   const main = document.getElementById("page");
   const table = new TablePage(5);
   table.main = main;
+  if (extra.next_round) table.roundsSeen = rounds.length - 1;  // the hand has just ended
   const sent = [];
   table.socket = { send: (message) => { sent.push(message); return true; } };
   await table.receive({ type: "state", game: 5, version: 7, status: "playing", you: view.seat,
     seats: ["ann", "bot:greedy", "bob", "bot:expert"], seconds_per_move: 60, rated: false, view,
-    rounds, clock: { seat: view.turn, deadline_ms: 0, remaining_ms: 60000 } });
+    rounds, clock: { seat: view.turn, deadline_ms: 0, remaining_ms: 60000 }, ...extra });
   for (const step of steps) {
     const el = main.querySelector(step);
     if (!el) return { missing: step };
@@ -286,13 +287,19 @@ RUN = """async ([view, rounds, steps]) => {
     winner: mark(".trick-area.finished .trick-tile.winner"),
     led: mark(".trick-area .trick-tile.led"),
     status: main.querySelector(".trick-status")?.textContent ?? null,
+    notice: main.querySelector(".notice h2")?.textContent ?? null,
+    next: main.querySelectorAll(".notice #next-round").length,
+    seats: [...main.querySelectorAll("li.player")].map((li) => [li.dataset.place,
+      li.querySelectorAll(".backs .back").length]),
+    hand: main.querySelectorAll(".hand-box").length,
   };
 }"""
 
 
 def positions() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Seat 0's views of greedy games: its bid, its trumps, a trick it must follow, a trick
-    just won (nothing on the table yet), each with the finished hands' summaries."""
+    just won (nothing on the table yet), a hand just over; each with the finished hands'
+    summaries."""
     from kozel.trumps.bots import make_trumps_bot
 
     game = get_game(GAME)
@@ -300,8 +307,10 @@ def positions() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
     for seed in range(50):
         match = game.new_match(game.options({"target": 250}), seed)
         bots = [make_trumps_bot("greedy", seed * 4 + s) for s in range(4)]
-        while not match.over and len(found) < 4:
+        while not match.over and len(found) < 5:
             if match.needs_deal:
+                if match.hands and "over" not in found:
+                    found["over"] = (match.view_dicts([0])[0], match.round_summaries(0))
                 match.deal_next()
             seat = match.to_move
             assert seat is not None
@@ -316,7 +325,7 @@ def positions() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
                 if kind in ("bid", "trumps", "follow", "won") and kind not in found:
                     found[kind] = (view, match.round_summaries(0))
             match.push(bots[seat].choose(match.view(seat)))
-        if len(found) == 4:
+        if len(found) == 5:
             return found
     raise AssertionError(f"only {sorted(found)} in 50 games")
 
@@ -327,9 +336,9 @@ def test_the_page_sends_the_move_clicked_and_only_a_legal_one(contexts: Contexts
     page.wait_for_selector("nav.tabs a")
     found = positions()
 
-    def run(kind: str, steps: list[str]) -> dict[str, Any]:
+    def run(kind: str, steps: list[str], **extra: Any) -> dict[str, Any]:
         view, rounds = found[kind]
-        result: dict[str, Any] = page.evaluate(RUN, [view, rounds, steps])
+        result: dict[str, Any] = page.evaluate(RUN, [view, rounds, steps, extra])
         assert result["missing"] is None, f"{kind}: nothing to click for {result['missing']!r}"
         return result
 
@@ -353,3 +362,17 @@ def test_the_page_sends_the_move_clicked_and_only_a_legal_one(contexts: Contexts
     assert shown["winner"] == [next(e["tile"] for e in last if e["seat"] == view["turn"])]
     assert shown["led"] == [last[0]["tile"]]
     assert "won the trick" in shown["status"]
+    # a hand just over, waiting for the next deal: its last trick and who won it, the notice
+    # with the button for the next deal
+    view, rounds = found["over"]
+    shown = run("over", [], next_round={"waiting": [0], "remaining_ms": 15_000})
+    last = rounds[-1]
+    winner = last["tricks"][-1]["winner"]
+    assert shown["winner"] == [next(e["tile"] for e in view["played"][-1] if e["seat"] == winner)]
+    assert shown["notice"] is not None and str(last["end"]["bid"]) in shown["notice"]
+    assert shown["next"] == 1
+    # a spectator: every seat's tiles face down, no hand of his own
+    view = {**found["trumps"][0], "seat": None, "hand": [], "legal_moves": []}
+    watched = page.evaluate(RUN, [view, [], [], {}])
+    assert watched["hand"] == 0
+    assert watched["seats"] == [["you", 7], ["left", 7], ["across", 7], ["right", 7]]

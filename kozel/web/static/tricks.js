@@ -170,7 +170,8 @@ export class TrickTable {
     const count = this.tilesLeft(seat);
     const said = this.bidText(seat);
     const holder = view.bidder === seat && view.phase !== "bid";
-    const backs = place === "you" ? [] : Array.from({ length: count }, () => h("span.back"));
+    // your own tiles are in your hand below; a spectator sees every seat's face down
+    const backs = seat === page.you ? [] : Array.from({ length: count }, () => h("span.back"));
     return h(
       "li.player",
       { "data-seat": seat, "data-place": place, class: page.seatClass(seat) },
