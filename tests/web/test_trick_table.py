@@ -163,6 +163,7 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
         # one comes, any trick on the table
         following = len(view["trick"]) >= 2 and 0 < len(seen["playable"]) < len(view["hand"])
         if view["phase"] == "play" and view["trick"] and not taken_shot["desktop"]:
+            page.wait_for_timeout(500)  # the last tiles have slid in
             page.screenshot(path=shots / "trumps-desktop.png")
             taken_shot["desktop"] = following
             trick_shown = True
@@ -246,6 +247,7 @@ def test_trumps_fits_a_phone(contexts: Contexts, shots: Path) -> None:
         assert all(bottom <= height for _, _, bottom in boxes), ("below the fold", boxes)
         # a trick on the table; until one comes, a trick just won
         if view["phase"] == "play" and (view["trick"] or view["played"]) and not shot:
+            page.wait_for_timeout(500)  # the last tiles have slid in
             page.screenshot(path=shots / "trumps-phone.png")
             shot = bool(view["trick"])
             shown = True

@@ -58,7 +58,8 @@ export function bySuit(hand, trumps) {
 export class TrickTable {
   constructor(page) {
     this.page = page;
-    this.before = null; // the view last drawn: what changed since (the sounds)
+    this.before = null; // the view last drawn: what changed since (the sounds, the new tiles)
+    this.fresh = new Set(); // the tiles laid since the state before
   }
 
   get state() {
@@ -128,9 +129,15 @@ export class TrickTable {
     );
   }
 
-  /** A tile laid, a hand's end, your turn: the page's sounds. */
+  /** A tile laid, a hand's end, your turn: the page's sounds; and which tiles on the table are
+   * new since the last state (they slide in from their players' sides). */
   sound(view) {
     const before = this.before;
+    if (!before || before.version !== this.state.version) {
+      const onTable = (v) => new Set([...v.trick, ...v.played.flat()].map((e) => e.tile));
+      const seen = before ? onTable(before.view) : null;
+      this.fresh = seen ? new Set([...onTable(view)].filter((tile) => !seen.has(tile))) : new Set();
+    }
     this.before = { version: this.state.version, view, rounds: this.state.rounds.length, mine: this.myTurn() };
     if (!before || before.version === this.state.version) return;
     if (this.state.rounds.length > before.rounds) {
@@ -218,7 +225,7 @@ export class TrickTable {
         "data-seat": entry.seat,
         "data-place": place,
         "data-tile": entry.tile,
-        class: [SIDE[place], led ? "led" : "", winner ? "winner" : "", trump ? "trump" : ""].join(" "),
+        class: [SIDE[place], led ? "led" : "", winner ? "winner" : "", trump ? "trump" : "", this.fresh?.has(entry.tile) ? "fresh" : ""].join(" "),
       },
       // north and south lay their tiles upright, west and east across: each points at the middle
       tileSvg(b, a, { vertical: place === "you" || place === "across", u, label: `${this.page.label(entry.seat)}: ${entry.tile}` }),
