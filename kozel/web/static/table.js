@@ -181,7 +181,8 @@ export class TablePage {
   /** The sound of what a new state brings: a round's end; else the latest move (a tile laid,
    * a draw, a knock), then a chime when it has become your turn. */
   sound(before, after) {
-    if (!before || !before.view || !after.view) return;
+    // a table drawn by its own kind (poker.js, tricks.js) makes its own sounds as it draws
+    if (!before || !before.view || !after.view || this.drawer) return;
     if (after.rounds.length > before.rounds.length) {
       play("round_end");
       return;
