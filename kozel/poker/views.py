@@ -2,7 +2,8 @@
 
 A seat sees its own tiles (and its own discards and draws), how many tiles each other player
 discarded, every bet, the pot and the chips; the showdown shows only the hands that reached it.
-It never holds another hand's tiles, the bazaar or the order of the shuffled discards
+It also names the category of its own hand (the one thing it could work out alone). It
+never holds another hand's tiles, the bazaar or the order of the shuffled discards
 (``tests/test_poker.py`` checks this over many random games).
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
 from kozel.poker.hand import PokerHand
+from kozel.poker.hands import CATEGORIES, HAND_SIZE, strength
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import PokerMove, move_to_dict
 
@@ -46,6 +48,9 @@ class PokerView:
     """The previous (or, once over, this) hand's showdown: the hands that reached it."""
     last_pots: tuple[dict[str, Any], ...]
     over: bool
+    category: str | None = None
+    """The category of the seat's own five tiles (a name of :data:`CATEGORIES`), while it
+    holds them; ``None`` for a spectator or a seat not dealt in."""
 
     @property
     def pot(self) -> int:
@@ -84,6 +89,7 @@ class PokerView:
             "last_showdown": [dict(e) for e in self.last_showdown],
             "last_pots": [dict(p) for p in self.last_pots],
             "over": self.over,
+            "category": self.category,
         }
 
 
@@ -124,6 +130,7 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
             match.over,
         )
     own = seat is not None and hand.in_hand[seat]
+    held = hand.hands[seat] if own and seat is not None else []
     legal = tuple(hand.legal_moves()) if seat is not None and match.to_move == seat else ()
     return PokerView(
         opts=match.opts,
@@ -145,4 +152,5 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
         last_showdown=last_showdown,
         last_pots=last_pots,
         over=match.over,
+        category=CATEGORIES[strength(held)[0]] if len(held) == HAND_SIZE else None,
     )
