@@ -25,6 +25,7 @@ from tests.server.conftest import RunningServer
 from tests.web.conftest import PHONE, Contexts
 from tests.web.play import game_over, my_turn, until
 from tests.web.test_browser import game_id, no_sideways_scroll, record_of, seat_name
+from tests.web.test_one_language import NOT_OURS, OWN_NAMES, SHOWN, language_words, words
 
 UI = Path(__file__).resolve().parents[2] / "kozel" / "web" / "i18n" / "en" / "ui.json"
 EN: dict[str, str] = json.loads(UI.read_text("utf-8"))
@@ -56,12 +57,28 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         running.stop()
 
 
-def pips_words(category: str, hand: list[str]) -> str:
+SAY = """([key, n, params]) => import("/static/i18n.js").then((i18n) =>
+  n === null ? i18n.t(key, params) : i18n.plural(key, n, params))"""
+
+
+def say(page: Page, key: str, count: int | None = None, **params: str | int) -> str:
+    """A string in the page's language, as its own translation module words it (a count
+    string's form chosen for ``count``)."""
+    text: str = page.evaluate(SAY, [key, count, params])
+    if page.evaluate("document.documentElement.lang") == "en":  # the file's own words
+        form = "" if count is None else ".one" if count == 1 else ".other"
+        wanted = EN[key + form]
+        filled = params if count is None else {**params, "n": count}
+        for name, value in filled.items():
+            wanted = wanted.replace(f"{{{name}}}", str(value))
+        assert text == wanted, key
+    return text
+
+
+def pips_words(page: Page, category: str, hand: list[str]) -> str:
     """A category and its pips as the table words them ("Flush, 27 pips")."""
     pips = sum(int(v) for tile in hand for v in tile.split("-"))
-    form = "one" if pips == 1 else "other"
-    text = EN[f"poker.category_pips.{form}"]
-    return text.replace("{category}", EN[f"poker.category.{category}"]).replace("{n}", str(pips))
+    return say(page, "poker.category_pips", pips, category=say(page, f"poker.category.{category}"))
 
 
 def start(page: Page, options: dict[str, Any]) -> int:
@@ -103,7 +120,7 @@ def the_table_shows_the_view(page: Page) -> None:
     for seat, committed in enumerate(view["committed"]):
         in_pot = page.locator(f'li.player[data-seat="{seat}"] .in-pot')
         if committed:
-            expect(in_pot).to_have_text(EN["poker.in_pot"].replace("{n}", str(committed)))
+            expect(in_pot).to_have_text(say(page, "poker.in_pot", n=committed))
 
 
 @dataclass
@@ -133,7 +150,7 @@ def the_showdown_is_face_up(page: Page) -> bool:
             continue
         seat = page.locator(f'li.player[data-seat="{entry["seat"]}"]')
         expect(seat.locator(".shown-hand .category")).to_have_text(
-            pips_words(entry["category"], entry["hand"])
+            pips_words(page, entry["category"], entry["hand"])
         )
         labels = seat.locator(".shown-hand svg").evaluate_all(
             "svgs => svgs.map(s => s.getAttribute('aria-label'))"
@@ -141,7 +158,7 @@ def the_showdown_is_face_up(page: Page) -> bool:
         assert labels == entry["hand"]
         expect(seat.locator(".back")).to_have_count(0)
     notice = page.locator("section.notice")
-    expect(notice.locator("h2")).to_contain_text(f"Hand {len(now['rounds'])}:")
+    expect(notice.locator("h2")).to_contain_text(f"{len(now['rounds'])}:")
     expect(notice.locator(".showdown li")).to_have_count(len(last["showdown"]))
     return True
 
@@ -157,12 +174,10 @@ def move(page: Page, session: Session, active: bool) -> None:
             tiles.nth(0).click()
             tiles.nth(2).click()
             expect(page.locator(".poker-hand .hand-tile.marked")).to_have_count(2)
-            expect(page.locator("button.discard")).to_have_text(
-                EN["poker.discard.other"].replace("{n}", "2")
-            )
+            expect(page.locator("button.discard")).to_have_text(say(page, "poker.discard", 2))
             session.discarded = True
         else:
-            expect(page.locator("button.discard")).to_have_text(EN["poker.stand_pat"])
+            expect(page.locator("button.discard")).to_have_text(say(page, "poker.stand_pat"))
         page.locator("button.discard").click()
         return
     amount = page.locator(".amount")
@@ -177,7 +192,7 @@ def move(page: Page, session: Session, active: bool) -> None:
             expect(field_).to_have_attribute("max", str(offered[-1]))
             field_.fill(str(chosen))
             button = amount.locator(f"button.{kind}")
-            expect(button).to_have_text(EN[f"poker.{kind}"].replace("{n}", str(chosen)))
+            expect(button).to_have_text(say(page, f"poker.{kind}", n=chosen))
             button.click()
         else:
             page.locator(f"button.{kind}").click()
@@ -264,6 +279,19 @@ def test_a_person_plays_a_poker_session_to_its_end(
     taken: set[str] = set()
 
     def look(page: Page, session: Session, moment: str) -> None:
+        if moment == "turn" and "spectator" not in taken:
+            # another guest watches: every seat's tiles face down, no hand, no actions
+            watcher = contexts.page()
+            watcher.goto("/")
+            watcher.click("#guest")
+            watcher.goto(f"/games/{number}")
+            expect(watcher.locator(".poker-table .spectator")).to_be_visible()
+            expect(watcher.locator(".poker-hand")).to_have_count(0)
+            dealt = sum(not f for f in state(watcher)["view"]["folded"])
+            expect(watcher.locator("li.player .backs")).to_have_count(dealt)
+            expect(watcher.locator(".pot-amount")).to_have_text(str(state(page)["view"]["pot"]))
+            watcher.close()
+            taken.add("spectator")
         if limit != "fixed":
             return
         if moment == "hand_end" and "showdown" not in taken and session.showdowns:
@@ -286,7 +314,7 @@ def test_a_person_plays_a_poker_session_to_its_end(
     assert session.discarded, "the person never changed tiles in the draw"
     assert session.bet or session.raised, "the person never bet"
     if limit == "no_limit":
-        assert session.raised or session.bet
+        assert session.raised, "the person never raised by a typed amount"
     the_end_matches_the_record(page, number)
     # the last hand's showdown stays on the table at the end of the game
     record = record_of(page, number)
@@ -303,7 +331,7 @@ def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
     """At 360 px: the seats, the felt, the hand and the no-limit amount fit the width; the
     picture is taken at a betting turn with the amount offered."""
     page = contexts.page(viewport=PHONE)
-    number = start(page, {"players": 3, "hands": 2, "limit": "no_limit"})
+    number = start(page, {"players": 4, "hands": 2, "limit": "no_limit"})  # three seats abreast
     no_sideways_scroll(page)
     session = Session("no_limit")
     taken: list[str] = []
@@ -325,3 +353,40 @@ def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
     no_sideways_scroll(page)
     the_end_matches_the_record(page, number)
     assert taken, "no bet or raise of a chosen amount was offered"
+
+
+# what the poker table words itself: the table's head (the game's name and options, from the
+# game's option strings) is the lobby's to translate
+NOT_THE_TABLES = f"{NOT_OURS}, .table-head"
+
+
+@pytest.mark.parametrize("lang", ["ru", "bg", "uz"])
+def test_the_poker_table_speaks_the_players_language(contexts: Contexts, lang: str) -> None:
+    """A short session in each other language: every word the table shows at a betting turn,
+    in the draw, at a hand's end and at the end of the game is a word of that language."""
+    page = contexts.page(locale=lang)
+    start(page, {"players": 3, "hands": 2, "limit": "no_limit"})
+    allowed = language_words(lang) | {w for name in OWN_NAMES for w in words(name)}
+    problems: dict[str, list[tuple[str, list[str]]]] = {}
+
+    def check(where: str) -> None:
+        names = {w for label in state(page)["seats"] for w in words(label)}
+        title = page.title()  # the game's name, as the table's head
+        for text in page.evaluate(SHOWN, NOT_THE_TABLES):
+            if text == title:
+                continue
+            strange = sorted(words(text) - allowed - names)
+            if strange:
+                problems.setdefault(where, []).append((text, strange))
+
+    def look(page: Page, session: Session, moment: str) -> None:
+        phase = state(page)["view"]["phase"]
+        check(f"{moment} {phase}")
+        if phase == "draw":
+            page.locator(".poker-hand button.hand-tile").first.click()
+            check("a tile marked")
+            page.locator("button.unmark").click()
+
+    play_session(page, Session("no_limit"), look)
+    check("game over")
+    assert problems == {}

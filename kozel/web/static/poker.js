@@ -197,10 +197,10 @@ export class PokerTable {
     const folded = dealt && view.folded[seat];
     const allIn = dealt && !folded && view.chips[seat] === 0 && view.hand_number > 0;
     const out = !dealt && view.hand_number > 0;
-    const shown = place !== "you" ? this.showdown().get(seat) : null;
+    const shown = seat !== page.you ? this.showdown().get(seat) : null;
     const round = over ? state.rounds[state.rounds.length - 1] : null;
     const won = round && round.gains ? round.gains[seat] : 0;
-    const backs = place !== "you" && dealt && !folded && !shown && view.hand_number > 0;
+    const backs = seat !== page.you && dealt && !folded && !shown && view.hand_number > 0;
     const drew = view.discard_counts[seat];
     const classes = [page.seatClass(seat), "poker-seat", folded ? "folded" : "", allIn ? "all-in" : "", out ? "out" : "", won > 0 ? "won" : ""];
     return h(
