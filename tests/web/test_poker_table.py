@@ -19,7 +19,11 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
+from kozel.core import parse_tile
 from kozel.games import get_game
+from kozel.poker.hands import POKER_TILES
+from kozel.poker.match import PokerMatch, PokerOptions
+from kozel.poker.moves import Bet, Call, Discard
 from kozel.server.settings import Settings
 from tests.server.conftest import RunningServer
 from tests.web.conftest import PHONE, Contexts
@@ -272,7 +276,8 @@ def test_a_person_plays_a_poker_session_to_its_end(
     contexts: Contexts, shots: Path, limit: str
 ) -> None:
     page = contexts.page()
-    options: dict[str, Any] = {"players": 3, "hands": 3, "limit": limit}
+    # fixed limit round a table of four (the README's pictures), no limit of three
+    options: dict[str, Any] = {"players": 4 if limit == "fixed" else 3, "hands": 3, "limit": limit}
     number = start(page, options)
     expect(page.locator(".poker-table")).to_have_attribute("data-game", "poker")
     session = Session(limit)
@@ -390,3 +395,96 @@ def test_the_poker_table_speaks_the_players_language(contexts: Contexts, lang: s
     play_session(page, Session("no_limit"), look)
     check("game over")
     assert problems == {}
+
+
+SHOW = """async (message) => {
+  const { TablePage } = await import("/static/table.js");
+  const { rules } = await import("/static/options.js");
+  await rules();
+  const table = new TablePage(message.game);
+  table.main = document.getElementById("page");
+  table.socket = { send: () => true };
+  table.roundsSeen = 0;  // the message's hands have just ended: their notice is shown
+  await table.receive(message);
+}"""
+
+
+def table_message(match: PokerMatch, **extra: Any) -> dict[str, Any]:
+    """The state the table socket would send seat 0 of ``match`` (a game numbered 7)."""
+    players = match.opts.players
+    return {
+        "type": "state", "game": 7, "version": 9, "status": "playing", "you": 0,
+        "seats": ["guest-1c9329a7", "bot:expert", "bot:greedy", "bot:random"][:players],
+        "seconds_per_move": 60, "rated": False, "view": match.view_dicts([0])[0],
+        "rounds": match.round_summaries(), **extra,
+    }  # fmt: skip
+
+
+def test_side_pots_and_a_timeout_in_words(contexts: Contexts) -> None:
+    """A hand of side pots (a short stack all in wins the main pot with a Royal flush, the
+    side pot goes to a Four straight) and a session cut short by a timeout, as the engine
+    plays them, drawn from the server's messages."""
+    opts = get_game("poker").options({"players": 3, "limit": "no_limit", "hands": 5})
+    assert isinstance(opts, PokerOptions)
+    match = PokerMatch(opts, seed=3)
+    match.chips = [5, 20, 30]
+    deal = ("2-2 3-3 4-4 5-5 6-6", "1-6 2-6 3-6 4-6 1-2", "1-3 1-4 2-3 2-4 1-5")
+    hands = [[parse_tile(t) for t in hand.split()] for hand in deal]
+    used = {t for hand in hands for t in hand}
+    match.start_hand(hands, [t for t in POKER_TILES if t not in used])
+    for move in (Bet(19), Call(19), Call(4), Discard(()), Discard(()), Discard(())):
+        match.push(move)
+    assert match.hand is not None and match.hand.over
+    page = contexts.page()
+    page.goto("/rules/goat")
+    page.wait_for_selector(".rules-text h2")
+    waiting = {"waiting": [0], "remaining_ms": 60_000}
+    page.evaluate(SHOW, table_message(match, shown=match.shown_hands(), next_round=waiting))
+    notice = page.locator("section.notice")
+    royal = pips_words(page, "royal_flush", ["2-2", "3-3", "4-4", "5-5", "6-6"])
+    straight = pips_words(page, "four_straight", ["1-6", "2-6", "3-6", "4-6", "1-2"])
+    expect(notice.locator("h2")).to_have_text(
+        say(page, "poker.end.showdown", 15, hand=1, name="guest-1c9329a7", how=royal)
+    )
+    pots = notice.locator(".pots li")
+    expect(pots).to_have_count(2)
+    main = say(page, "poker.main_pot")
+    expect(pots.nth(0)).to_have_text(
+        f"{main} ({say(page, 'poker.chips_n', 15)}): guest-1c9329a7 — {royal}"
+    )
+    side = say(page, "poker.side_pot", k=1)
+    expert = seat_name(["", "bot:expert"], 7, 1)
+    expect(pots.nth(1)).to_have_text(
+        f"{side} ({say(page, 'poker.chips_n', 30)}): {expert} — {straight}"
+    )
+    expect(notice.locator(".gains")).to_contain_text("guest-1c9329a7: +10")
+    expect(notice.locator("#next-round")).to_be_visible()
+    # the hands at the showdown face up at their seats, the middle's pots, no clock
+    expect(page.locator('li.player[data-seat="1"] .shown-hand .category')).to_have_text(straight)
+    expect(page.locator(".pot-area .pots li")).to_have_count(2)
+    expect(page.locator(".clock")).to_have_count(0)
+    assert shown_chips(page) == [15, 30, 10]
+
+    # the next hand: the seat to move runs out of time and the session ends unscored
+    match.deal_next()
+    turn = match.to_move
+    assert turn is not None
+    match.timeout(turn)
+    assert match.result is not None
+    result = {**match.result.to_dict(), "timeout": turn}
+    page.evaluate(SHOW, table_message(match, status="interrupted", result=result))
+    names = [
+        "guest-1c9329a7",
+        seat_name(["", "bot:expert"], 7, 1),
+        seat_name(["", "", "bot:greedy"], 7, 2),
+    ]
+    over = page.locator(".game-over")
+    expect(over.locator(".last-round")).to_have_text(
+        say(page, "poker.end.timeout", hand=2, name=names[turn])
+    )
+    expect(over.locator(".scores")).to_have_text(
+        " · ".join(f"{n}: {c}" for n, c in zip(names, [15, 30, 10], strict=True))
+    )
+    rows = page.locator("table.chips-sheet tbody tr")
+    expect(rows).to_have_count(2)
+    assert rows.evaluate_all(CELLS, ".gain") == [["+10", "+10", "−20"], ["0", "0", "0"]]
