@@ -116,8 +116,11 @@ def shown_chips(page: Page) -> list[int]:
 
 
 def the_table_shows_the_view(page: Page) -> None:
-    """The pot and every seat's chips are the view's."""
+    """The pot and every seat's chips are the view's; the log tells the hand's actions (the
+    antes in one line)."""
     view = state(page)["view"]
+    actions = [e for e in view["history"] if "ante" not in e]
+    expect(page.locator(".poker-log li")).to_have_count(1 + len(actions))
     expect(page.locator(".pot-amount")).to_have_text(str(view["pot"]))
     assert shown_chips(page) == view["chips"]
     # a seat's chips in the pot this hand

@@ -74,6 +74,8 @@ export class PokerTable {
     this.markedFor = null; // the hand they were marked in
     this.amount = null; // a no-limit bet or raise being chosen
     this.amountFor = null; // the position it is chosen in
+    this.logList = h("ol.move-log", { "aria-live": "polite", "aria-relevant": "additions text" });
+    this.logHand = null;
   }
 
   get state() {
@@ -283,7 +285,7 @@ export class PokerTable {
     return h(
       "div.pot-area",
       {},
-      h("div.pot", { role: "status" }, chipIcon(), h("span.pot-label", {}, t("poker.pot")), " ", h("strong.pot-amount", {}, String(view.pot))),
+      h("div.pot", {}, chipIcon(), h("span.pot-label", {}, t("poker.pot")), " ", h("strong.pot-amount", {}, String(view.pot))),
       pots.length ? h("ul.plain.pots", {}, pots.map((pot, i) => h("li", { "data-pot": i }, this.potWords(pot, i, pots.length, round)))) : null,
       toCall > 0 ? h("p.to-call", {}, t("poker.to_call", { n: Math.min(toCall, view.chips[this.page.you]) })) : null,
     );
@@ -493,22 +495,33 @@ export class PokerTable {
 
   // --- the hand's actions and the sheet -------------------------------------------------
 
-  /** This hand's actions, in words: the antes in one line, then each action by its seat. */
+  /** This hand's actions, in words: the antes in one line, then each action by its seat. The
+   * list lives across redraws and a screen reader hears the lines added (as movelog.js). */
   logBox() {
     const { view, page } = this;
-    const entries = view.history.filter((e) => e.ante === undefined);
+    const list = this.logList;
+    if (this.logHand !== view.hand_number) {
+      list.replaceChildren();
+      this.logHand = view.hand_number;
+    }
     const antes = view.history.filter((e) => e.ante !== undefined);
-    return h(
-      "section.log-box.poker-log",
-      { "aria-label": t("poker.log") },
-      h("h2", {}, t("poker.log")),
-      h(
-        "ol.move-log",
-        {},
-        antes.length ? h("li.antes", {}, t("poker.antes", { n: Math.max(...antes.map((e) => e.ante)) })) : null,
-        entries.map((e) => h("li", { "data-place": page.place(e.seat) }, `${this.short(e.seat)}: ${this.actionWords(e)}`)),
-      ),
-    );
+    const lines = [];
+    if (antes.length) lines.push({ text: t("poker.antes", { n: Math.max(...antes.map((e) => e.ante)) }), cls: "antes" });
+    for (const e of view.history.filter((x) => x.ante === undefined)) {
+      lines.push({ text: `${this.short(e.seat)}: ${this.actionWords(e)}`, place: page.place(e.seat), seat: e.seat });
+    }
+    lines.forEach((line, i) => {
+      const li = list.children[i];
+      if (li && li.textContent === line.text) return;
+      while (list.children.length > i) list.lastChild.remove();
+      list.append(h("li", { class: line.cls || "", "data-place": line.place, "data-seat": line.seat }, line.text));
+    });
+    while (list.children.length > lines.length) list.lastChild.remove();
+    queueMicrotask(() => {
+      const box = list.closest(".log-box");
+      if (box) box.scrollTop = box.scrollHeight;
+    });
+    return h("section.log-box.poker-log", { "aria-labelledby": "poker-log-title" }, h("h2#poker-log-title", {}, t("poker.log")), list);
   }
 
   /** The chips hand by hand: per seat the chips before, the gain and the chips after. */
