@@ -117,7 +117,8 @@ export class PokerTable {
     if (end && state.result && state.result.chips) {
       // the end panel's verdict, then every seat's chips
       const chips = h("p.small.scores", {}, state.result.chips.map((c, s) => `${this.name(s)}: ${c}`).join(" · "));
-      const verdict = end.querySelector(".winner") || end.querySelector(".loser") || end.querySelector(".last-round");
+      const last = end.querySelector(".last-round");
+      const verdict = end.querySelector(".winner") || end.querySelector(".loser") || (last && last.nextElementSibling) || last;
       if (verdict) verdict.after(chips);
     }
     return h(
@@ -197,8 +198,9 @@ export class PokerTable {
     const over = this.handOver();
     const dealt = view.dealt_in[seat];
     const folded = dealt && view.folded[seat];
-    const allIn = dealt && !folded && view.chips[seat] === 0 && view.hand_number > 0;
-    const out = !dealt && view.hand_number > 0;
+    // all in while the hand is played; out of chips when not dealt in, or once it is lost
+    const allIn = dealt && !folded && view.chips[seat] === 0 && view.hand_number > 0 && !over;
+    const out = view.hand_number > 0 && (!dealt || (over && view.chips[seat] === 0));
     const shown = seat !== page.you ? this.showdown().get(seat) : null;
     const round = over ? state.rounds[state.rounds.length - 1] : null;
     const won = round && round.gains ? round.gains[seat] : 0;
