@@ -412,6 +412,14 @@ SHOW = """async (message) => {
 }"""
 
 
+def deal_of(*hands: str) -> tuple[list[list[int]], list[int]]:
+    """A deal of these hands (tiles apart by spaces; "" for a seat dealt nothing), the other
+    tiles to the bazaar."""
+    dealt = [[parse_tile(t) for t in hand.split()] for hand in hands]
+    used = {t for hand in dealt for t in hand}
+    return dealt, [t for t in POKER_TILES if t not in used]
+
+
 def table_message(match: PokerMatch, **extra: Any) -> dict[str, Any]:
     """The state the table socket would send seat 0 of ``match`` (a game numbered 7)."""
     players = match.opts.players
@@ -431,10 +439,7 @@ def test_side_pots_and_a_timeout_in_words(contexts: Contexts) -> None:
     assert isinstance(opts, PokerOptions)
     match = PokerMatch(opts, seed=3)
     match.chips = [5, 20, 30]
-    deal = ("2-2 3-3 4-4 5-5 6-6", "1-6 2-6 3-6 4-6 1-2", "1-3 1-4 2-3 2-4 1-5")
-    hands = [[parse_tile(t) for t in hand.split()] for hand in deal]
-    used = {t for hand in hands for t in hand}
-    match.start_hand(hands, [t for t in POKER_TILES if t not in used])
+    match.start_hand(*deal_of("2-2 3-3 4-4 5-5 6-6", "1-6 2-6 3-6 4-6 1-2", "1-3 1-4 2-3 2-4 1-5"))
     for move in (Bet(19), Call(19), Call(4), Discard(()), Discard(()), Discard(())):
         match.push(move)
     assert match.hand is not None and match.hand.over
@@ -491,3 +496,23 @@ def test_side_pots_and_a_timeout_in_words(contexts: Contexts) -> None:
     rows = page.locator("table.chips-sheet tbody tr")
     expect(rows).to_have_count(2)
     assert rows.evaluate_all(CELLS, ".gain") == [["+10", "+10", "−20"], ["0", "0", "0"]]
+
+
+def test_a_player_out_of_chips_watches_the_others(contexts: Contexts) -> None:
+    """A seat with no chips is dealt no tiles: it is marked out, its player is told the
+    others play on, and nothing is offered to it."""
+    opts = get_game("poker").options({"players": 3, "hands": 5})
+    assert isinstance(opts, PokerOptions)
+    match = PokerMatch(opts, seed=4)
+    match.chips = [0, 25, 30]
+    match.start_hand(*deal_of("", "1-2 1-3 1-4 1-5 1-6", "2-3 2-4 2-5 2-6 3-4"))
+    page = contexts.page()
+    page.goto("/rules/goat")
+    page.wait_for_selector(".rules-text h2")
+    page.evaluate(SHOW, table_message(match))
+    expect(page.locator(".you-out")).to_have_text(say(page, "poker.you_out"))
+    expect(page.locator('li.player[data-seat="0"] .out-mark')).to_have_text(say(page, "poker.out"))
+    expect(page.locator('li.player[data-seat="0"] .backs')).to_have_count(0)
+    expect(page.locator('li.player[data-seat="1"] .backs .back')).to_have_count(5)
+    expect(page.locator(".poker-hand .hand-tile")).to_have_count(0)
+    expect(page.locator(".table.my-turn")).to_have_count(0)

@@ -355,7 +355,8 @@ export class PokerTable {
             ),
           )
         : null,
-      round.gains ? h("p.small.gains", {}, round.gains.map((g, s) => `${names[s]}: ${gain(g)}`).join(" · ")) : null,
+      // what each seat dealt in won or lost (a seat out of chips sat the hand out)
+      round.gains ? h("p.small.gains", {}, round.gains.flatMap((g, s) => (round.chips_before[s] > 0 ? [`${names[s]}: ${gain(g)}`] : [])).join(" · ")) : null,
       state.next_round ? page.nextRound(names) : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
     );
   }
@@ -395,6 +396,7 @@ export class PokerTable {
       "section.hand-box.poker-hand",
       { "aria-label": t("table.your_hand"), class: folded ? "folded" : "" },
       h("div.actions", {}, this.actions()),
+      view.hand_number > 0 && !view.dealt_in[you] && this.state.status === "playing" ? h("p.muted.you-out", {}, t("poker.you_out")) : null,
       h("div.hand", {}, tiles),
       view.hand.length
         ? h(
@@ -448,8 +450,9 @@ export class PokerTable {
    * shortcuts (the pot, all in), and the button that bets or raises that much. */
   amountChooser(kind, sizes) {
     const { view, page } = this;
-    const least = Math.min(...sizes);
-    const most = Math.max(...sizes);
+    // every size is listed (up to a player's chips, maybe thousands): no spread into min/max
+    const least = sizes.reduce((a, b) => Math.min(a, b));
+    const most = sizes.reduce((a, b) => Math.max(a, b));
     const allowed = new Set(sizes);
     const clamp = (v) => Math.max(least, Math.min(most, Math.round(Number(v) || least)));
     const value = clamp(this.amount ?? least);
