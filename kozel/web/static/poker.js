@@ -305,7 +305,8 @@ export class PokerTable {
   // --- a finished hand ------------------------------------------------------------------
 
   /** How a finished hand ended, in words (the notice's title and the end panel's last line):
-   * "Hand 12: Alice won 14 chips at the showdown — Flush, 27 pips". */
+   * "Hand 12: Alice takes 30 chips at the showdown — Flush, 27 pips" (all she takes from the
+   * pots she won). */
   endLine(round) {
     const rounds = this.state.rounds;
     const number = rounds.indexOf(round) + 1 || rounds.length;
