@@ -212,9 +212,9 @@ def move(page: Page, session: Session, active: bool) -> None:
 
 
 def play_session(page: Page, session: Session, look: Look | None = None) -> None:
-    """Play the person's seat to the end of the game; ``look(page, session, moment)`` at each
-    turn ("turn", before the move; "draw" with two tiles marked is not a moment: see move) and
-    at each finished hand ("hand_end", before pressing "next")."""
+    """Play the person's seat to the end of the game, checking the table at each turn; ``look(
+    page, session, moment)`` is called at each turn before the move ("turn") and at each
+    finished hand before pressing "next" ("hand_end")."""
     deadline = time.monotonic() + 240
     hands = state(page)["view"]["options"]["hands"]
     while not game_over(page):
