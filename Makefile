@@ -38,7 +38,8 @@ chromium:
 screenshots: $(STAMP) chromium
 	KOZEL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py \
 	  tests/web/test_scoring.py tests/web/test_round_end.py tests/web/test_layout.py \
-	  tests/web/test_tournament.py tests/web/test_presence.py tests/web/test_trick_table.py
+	  tests/web/test_tournament.py tests/web/test_presence.py tests/web/test_trick_table.py \
+	  tests/web/test_poker_table.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

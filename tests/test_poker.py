@@ -389,6 +389,24 @@ def test_another_seats_draw_shows_only_how_many() -> None:
     assert mine["history"][-1]["discard"] == ["1-3", "1-5"]
 
 
+def test_a_seat_sees_the_category_of_its_own_hand_only() -> None:
+    """The table names the player's own category as it changes with the draw; nobody sees
+    another's (nor a spectator any)."""
+    hands, bazaar = deal_of("1-2 1-4 2-5 3-6 4-5", "2-2 3-3 4-6 1-3 2-4")
+    bazaar = tiles("5-5 6-6") + [t for t in bazaar if t not in tiles("5-5 6-6")]
+    match = PokerMatch(options(players=2), seed=0)
+    match.start_hand(hands, bazaar)
+    assert poker_view(match, 0).to_dict()["category"] == "none"
+    assert poker_view(match, 1).to_dict()["category"] == "pair"
+    assert poker_view(match, None).to_dict()["category"] is None
+    match.push(CHECK)
+    match.push(CHECK)
+    match.push(Discard(tuple(tiles("1-3 2-4"))))  # seat 1 draws 5-5 and 6-6: four doubles
+    assert poker_view(match, 1).to_dict()["category"] == "four_of_a_kind"
+    assert poker_view(match, 0).to_dict()["category"] == "none"
+    assert CATEGORIES.index("four_of_a_kind") == category(match.hands[-1].hands[1])
+
+
 # --- records --------------------------------------------------------------------------------
 
 

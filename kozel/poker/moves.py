@@ -68,6 +68,7 @@ PokerMove = Check | Bet | Call | Raise | Fold | Discard
 
 CHECK = Check()
 FOLD = Fold()
+KINDS = ("check", "bet", "call", "raise", "fold", "discard")
 
 
 def move_to_dict(move: PokerMove) -> dict[str, Any]:
@@ -91,11 +92,12 @@ def move_from_dict(raw: object, where: str = "move") -> PokerMove:
     what is wrong."""
     want(isinstance(raw, dict), f"{where}: a move must be an object, got {raw!r}")
     assert isinstance(raw, dict)
-    kinds = [k for k in ("check", "bet", "call", "raise", "fold", "discard") if k in raw]
+    kinds = [k for k in KINDS if k in raw]
+    extra = sorted(k for k in raw if k not in (*KINDS, "seat", "drew"))
     want(
-        len(kinds) == 1,
+        len(kinds) == 1 and not extra,
         f"{where}: a poker move has one of check, bet, call, raise, fold, "
-        f"discard; got {sorted(k for k in raw if k != 'seat')}",
+        f"discard, and nothing else; got {sorted(k for k in raw if k not in ('seat', 'drew'))}",
     )
     kind = kinds[0]
     value = raw[kind]

@@ -2,19 +2,22 @@
 
 A seat sees its own tiles (and its own discards and draws), how many tiles each other player
 discarded, every bet, the pot and the chips; the showdown shows only the hands that reached it.
-It never holds another hand's tiles, the bazaar or the order of the shuffled discards
+It also names the category of its own hand (the one thing it could work out alone). It
+never holds another hand's tiles, the bazaar or the order of the shuffled discards
 (``tests/test_poker.py`` checks this over many random games).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
 from kozel.poker.hand import PokerHand
+from kozel.poker.hands import CATEGORIES, HAND_SIZE, strength
 from kozel.poker.match import PokerMatch, PokerOptions
-from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
+from kozel.poker.moves import Bet, PokerMove, Raise, move_from_dict, move_to_dict
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,9 @@ class PokerView:
     """The previous (or, once over, this) hand's showdown: the hands that reached it."""
     last_pots: tuple[dict[str, Any], ...]
     over: bool
+    category: str | None = None
+    """The category of the seat's own five tiles (a name of :data:`CATEGORIES`), while it
+    holds them; ``None`` for a spectator or a seat not dealt in."""
 
     @property
     def pot(self) -> int:
@@ -80,11 +86,54 @@ class PokerView:
             "dealt_in": list(self.dealt_in),
             "discard_counts": list(self.discard_counts),
             "history": [dict(e) for e in self.history],
-            "legal_moves": [move_to_dict(m) for m in self.legal_moves],
+            "legal_moves": legal_json(self.legal_moves),
             "last_showdown": [dict(e) for e in self.last_showdown],
             "last_pots": [dict(p) for p in self.last_pots],
             "over": self.over,
+            "category": self.category,
         }
+
+
+def legal_json(moves: Sequence[PokerMove]) -> list[dict[str, Any]]:
+    """The legal moves as a client receives them: a no-limit run of bets (or raises) of every
+    amount from ``n`` to ``m`` is one entry, ``{"bet": n, "up_to": m}`` (a player with
+    100,000 chips would otherwise be sent 100,000 moves at every turn).
+
+    >>> from kozel.poker.moves import FOLD, Call
+    >>> legal_json([FOLD, Call(2), Raise(4), Raise(5), Raise(6)])
+    [{'fold': True}, {'call': 2}, {'raise': 4, 'up_to': 6}]
+    """
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(moves):
+        move, last = moves[i], i
+        if isinstance(move, Bet | Raise):
+            while (
+                last + 1 < len(moves)
+                and type(moves[last + 1]) is type(move)
+                and getattr(moves[last + 1], "amount", 0) == getattr(moves[last], "amount", 0) + 1
+            ):
+                last += 1
+        entry = move_to_dict(move)
+        if last > i:
+            entry["up_to"] = getattr(moves[last], "amount", 0)
+        out.append(entry)
+        i = last + 1
+    return out
+
+
+def legal_from_json(entries: Sequence[dict[str, Any]]) -> tuple[PokerMove, ...]:
+    """:func:`legal_json` read back: every move, runs expanded."""
+    out: list[PokerMove] = []
+    for entry in entries:
+        if "up_to" not in entry:
+            out.append(move_from_dict(entry, "legal move"))
+            continue
+        kind = "bet" if "bet" in entry else "raise"
+        out.extend(
+            move_from_dict({kind: n}, "legal move") for n in range(entry[kind], entry["up_to"] + 1)
+        )
+    return tuple(out)
 
 
 def _public(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -124,6 +173,7 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
             match.over,
         )
     own = seat is not None and hand.in_hand[seat]
+    held = hand.hands[seat] if own and seat is not None else []
     legal = tuple(hand.legal_moves()) if seat is not None and match.to_move == seat else ()
     return PokerView(
         opts=match.opts,
@@ -145,6 +195,7 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
         last_showdown=last_showdown,
         last_pots=last_pots,
         over=match.over,
+        category=CATEGORIES[strength(held)[0]] if len(held) == HAND_SIZE else None,
     )
 
 
@@ -173,7 +224,8 @@ def poker_view_from_dict(data: dict[str, Any]) -> PokerView:
         dealt_in=tuple(data["dealt_in"]),
         discard_counts=tuple(data["discard_counts"]),
         history=tuple(data["history"]),
-        legal_moves=tuple(move_from_dict(m, "legal move") for m in data["legal_moves"]),
+        legal_moves=legal_from_json(data["legal_moves"]),
+        category=data["category"],
         last_showdown=tuple(data["last_showdown"]),
         last_pots=tuple(data["last_pots"]),
         over=data["over"],
