@@ -122,7 +122,7 @@ def test_bidding_starts_left_of_the_dealer_and_goes_round_once() -> None:
     with pytest.raises(IllegalMove, match="30–42"):
         hand.push(Bid(43))
     hand.push(PASS)
-    assert hand.phase == "trumps" and hand.turn == 2 and hand.bidder == 2 and hand.bid == 35
+    assert hand.phase == "naming" and hand.turn == 2 and hand.bidder == 2 and hand.bid == 35
 
 
 def test_the_dealer_may_not_pass_when_the_other_three_passed() -> None:

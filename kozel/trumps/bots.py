@@ -167,7 +167,7 @@ class GreedyTrumpsBot:
         assert view.seat is not None
         if view.phase == "bid":
             return greedy_bid(view)
-        if view.phase == "trumps":
+        if view.phase == "naming":
             return NameTrumps(best_trumps(view.hand))
         assert view.trumps is not None
         return Lay(greedy_play(view.hand, view.trick, view.seat, view.trumps, _gone(view)))
@@ -379,7 +379,7 @@ class ExpertTrumpsBot:
     def choose(self, view: TrumpsView) -> TrumpsMove:
         if view.phase == "bid":
             return self.bid(view)
-        if view.phase == "trumps":
+        if view.phase == "naming":
             return self.name_trumps(view)
         legal = [m for m in view.legal_moves if isinstance(m, Lay)]
         if len(legal) == 1:
@@ -390,7 +390,7 @@ class ExpertTrumpsBot:
         """Naming trumps and laying a tile: each legal move with its pair's expected score
         less the other pair's for the hand, best first. A bid has no such value without a
         model of the others' bids: empty."""
-        if view.phase == "trumps":
+        if view.phase == "naming":
             valued = self.trumps_values(view)
         elif view.phase == "play":
             valued = self.play_values(view)

@@ -108,7 +108,7 @@ class TrumpsHand:
             if self._dealer_forced():
                 return bids
             return [PASS, *bids]
-        if self.phase == "trumps":
+        if self.phase == "naming":
             return [NameTrumps(v) for v in range(SUITS)]
         assert self.trumps is not None
         return [Lay(t) for t in playable(self.hands[self.turn], self.led(), self.trumps)]
@@ -123,7 +123,7 @@ class TrumpsHand:
             raise IllegalMove("the hand is over")
         if self.phase == "bid":
             self._bid(seat, move)
-        elif self.phase == "trumps":
+        elif self.phase == "naming":
             if not isinstance(move, NameTrumps):
                 raise IllegalMove(f"seat {seat} must name trumps, not {move}")
             if not 0 <= move.value < SUITS:
@@ -153,7 +153,7 @@ class TrumpsHand:
         if len(self.bids) < SEATS:
             self.turn = (seat + 1) % SEATS
         else:
-            self.phase = "trumps"
+            self.phase = "naming"
             self.turn = self.bidder
 
     def _lay(self, seat: int, move: TrumpsMove) -> None:

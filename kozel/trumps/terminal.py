@@ -67,7 +67,7 @@ def understand(answer: str, view: TrumpsView) -> TrumpsMove | str:
                 return f"the dealer may not pass now: bid {bids[0]} or more"
             return f"you may bid {bids[0]} to {bids[-1]}" if bids else "you can only pass"
         return move
-    if view.phase == "trumps":
+    if view.phase == "naming":
         if not text.isdigit() or NameTrumps(int(text)) not in legal:
             return "name trumps: a number from 0 to 6"
         return NameTrumps(int(text))
@@ -181,7 +181,7 @@ class TrumpsTerminal:
     def human_move(self) -> TrumpsMove:
         view = trumps_view(self.match, self.seat)
         self.show_table(view)
-        prompt = {"bid": BID_PROMPT, "trumps": TRUMPS_PROMPT}.get(view.phase, PLAY_PROMPT)
+        prompt = {"bid": BID_PROMPT, "naming": TRUMPS_PROMPT}.get(view.phase, PLAY_PROMPT)
         while True:
             answer = self.ask(prompt)
             if answer.strip().lower() in ("q", "quit"):

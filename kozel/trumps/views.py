@@ -14,6 +14,7 @@ from typing import Any
 from kozel.core import TILE_NAMES, Tile
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
+from kozel.trumps.tiles import COUNTERS
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class TrumpsView:
     hand_number: int
     dealer: int
     phase: str
-    """``"deal"``, ``"bid"``, ``"trumps"``, ``"play"`` or ``"over"`` (the hand)."""
+    """``"deal"``, ``"bid"``, ``"naming"`` (the trumps), ``"play"`` or ``"over"`` (the hand)."""
     turn: int | None
     hand: tuple[Tile, ...]
     bids: tuple[tuple[int, int | None], ...]
@@ -42,6 +43,8 @@ class TrumpsView:
     scores: tuple[int, int]
     legal_moves: tuple[TrumpsMove, ...]
     over: bool
+    last_trick: tuple[int, int] | None = None
+    """This hand's last finished trick: (its winner, the points it took)."""
 
     @property
     def to_move(self) -> int | None:
@@ -69,6 +72,13 @@ class TrumpsView:
             "target": self.opts.target,
             "legal_moves": [move_to_dict(m) for m in self.legal_moves],
             "over": self.over,
+            "last_trick": (
+                None
+                if self.last_trick is None
+                else {"winner": self.last_trick[0], "points": self.last_trick[1]}
+            ),
+            # the counting tiles of this hand only (a message names no tile it need not)
+            "counters": {TILE_NAMES[t]: COUNTERS[t] for t in self.hand if t in COUNTERS},
         }
 
 
@@ -105,6 +115,7 @@ def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
         scores=scores,
         legal_moves=legal,
         over=match.over,
+        last_trick=(hand.tricks[-1]["winner"], hand.tricks[-1]["points"]) if hand.tricks else None,
     )
 
 
@@ -140,4 +151,9 @@ def trumps_view_from_dict(data: dict[str, Any]) -> TrumpsView:
         scores=(data["scores"][0], data["scores"][1]),
         legal_moves=tuple(move_from_dict(m, "legal move") for m in data["legal_moves"]),
         over=data["over"],
+        last_trick=(
+            None
+            if data["last_trick"] is None
+            else (data["last_trick"]["winner"], data["last_trick"]["points"])
+        ),
     )

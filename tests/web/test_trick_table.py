@@ -74,7 +74,7 @@ def check(seen: dict[str, Any]) -> None:
     if view["phase"] == "bid":
         assert seen["bids"] == [m["bid"] for m in legal if "bid" in m]
         assert seen["pass"] == sum(1 for m in legal if m.get("pass"))
-    if view["phase"] == "trumps":
+    if view["phase"] == "naming":
         held = [sum(1 for t in view["hand"] if str(v) in t.split("-")) for v in range(7)]
         assert seen["trumpsChoices"] == [[v, held[v]] for v in range(7)]
     if view["phase"] == "play":
@@ -112,7 +112,7 @@ def move(page: Page, seen: dict[str, Any], bid: str) -> bool:
                 target = box.locator("button.pass")
             else:
                 target = box.locator("button.bid").first
-        elif phase == "trumps":
+        elif phase == "naming":
             most = max(seen["trumpsChoices"], key=lambda c: c[1])[0]
             target = page.locator(f"button.trumps-choice[data-trumps='{most}']")
         else:
@@ -171,7 +171,7 @@ def test_a_person_plays_trumps_against_the_computer_to_the_end(
         # top, so he names trumps; later he passes whenever he may
         move(page, seen, "high" if view["hand_number"] == 1 else "low")
         page.wait_for_timeout(20)
-    assert {"bid", "trumps", "play"} <= phases
+    assert {"bid", "naming", "play"} <= phases
     assert bidding_shown, "the bidding box was never shown"
     assert trick_shown, "no trick was on the table on the person's turn"
 
@@ -324,7 +324,7 @@ def positions() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
                     kind = "follow" if len(legal) < len(view["hand"]) else ""
                 elif kind == "play" and view["played"]:
                     kind = "won"
-                if kind in ("bid", "trumps", "follow", "won") and kind not in found:
+                if kind in ("bid", "naming", "follow", "won") and kind not in found:
                     found[kind] = (view, match.round_summaries(0))
             match.push(bots[seat].choose(match.view(seat)))
         if len(found) == 5:
@@ -348,7 +348,7 @@ def test_the_page_sends_the_move_clicked_and_only_a_legal_one(contexts: Contexts
     assert run("bid", [f".bid-box button.bid[data-bid='{bid['bid']}']"])["moves"] == [bid]
     if any(m.get("pass") for m in found["bid"][0]["legal_moves"]):
         assert run("bid", [".bid-box button.pass"])["moves"] == [{"pass": True}]
-    assert run("trumps", ["button.trumps-choice[data-trumps='4']"])["moves"] == [{"trumps": 4}]
+    assert run("naming", ["button.trumps-choice[data-trumps='4']"])["moves"] == [{"trumps": 4}]
     view = found["follow"][0]
     plays = [m["play"] for m in view["legal_moves"]]
     other = next(t for t in view["hand"] if t not in plays)
@@ -374,7 +374,7 @@ def test_the_page_sends_the_move_clicked_and_only_a_legal_one(contexts: Contexts
     assert shown["notice"] is not None and str(last["end"]["bid"]) in shown["notice"]
     assert shown["next"] == 1
     # a spectator: every seat's tiles face down, no hand of his own
-    view = {**found["trumps"][0], "seat": None, "hand": [], "legal_moves": []}
+    view = {**found["naming"][0], "seat": None, "hand": [], "legal_moves": []}
     watched = page.evaluate(RUN, [view, [], [], {}])
     assert watched["hand"] == 0
     assert watched["seats"] == [["you", 7], ["left", 7], ["across", 7], ["right", 7]]

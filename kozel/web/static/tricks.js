@@ -16,8 +16,6 @@ import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
 
 const HAND_TILES = 7;
-// the counting tiles (RULES.md §11): shown on the tiles, and a finished trick's worth
-const COUNTERS = { "5-5": 10, "4-6": 10, "0-5": 5, "1-4": 5, "2-3": 5 };
 const SIDE = { you: "south", left: "west", across: "north", right: "east" };
 const SPOTS = {
   0: [],
@@ -39,7 +37,6 @@ export function pips(value, size = 22) {
 
 const holds = (tile, v) => v !== null && v !== undefined && halves(tile).includes(v);
 const isDouble = (tile) => halves(tile)[0] === halves(tile)[1];
-const trickPoints = (tiles) => 1 + tiles.reduce((sum, tile) => sum + (COUNTERS[tile] || 0), 0);
 
 /** The hand by suit: trumps first (the double, then the highest), then each number from 6 down
  * by a tile's higher half (the suit it leads), the double first. */
@@ -253,15 +250,7 @@ export class TrickTable {
     const phone = window.innerWidth < 720;
     const u = phone ? 20 : 28;
     const last = view.played.length ? view.played[view.played.length - 1] : null;
-    // the winner of the last trick leads the next one (or, the hand over, the record says)
-    let lastWinner = null;
-    if (last) {
-      if (view.trick.length) lastWinner = view.trick[0].seat;
-      else if (view.phase === "play") lastWinner = view.turn;
-      else {
-        lastWinner = this.state.rounds[view.hand_number - 1]?.tricks.at(-1)?.winner ?? null;
-      }
-    }
+    const lastWinner = view.last_trick ? view.last_trick.winner : null;
     let middle;
     let tiles;
     let label;
@@ -274,12 +263,12 @@ export class TrickTable {
       middle = h(
         "p.trick-status.trick-won",
         { role: "status" },
-        lastWinner === null ? t("tricks.last_trick") : t("tricks.won_by", { name: names[lastWinner], points: trickPoints(last.map((e) => e.tile)) }),
+        lastWinner === null ? t("tricks.last_trick") : t("tricks.won_by", { name: names[lastWinner], points: view.last_trick.points }),
       );
       label = t("tricks.last_trick");
     } else {
       // the bidding: what each seat said, at its side
-      tiles = view.phase === "bid" || view.phase === "trumps" ? view.bids.map((said) => this.said(said)) : [];
+      tiles = view.phase === "bid" || view.phase === "naming" ? view.bids.map((said) => this.said(said)) : [];
       middle = h("p.trick-status", {}, this.waitingText());
     }
     const corner =
@@ -320,7 +309,7 @@ export class TrickTable {
     const names = this.names();
     if (view.turn === null || this.state.status !== "playing") return "";
     if (view.phase === "bid") return view.bidder !== null ? t("tricks.bidding_high", { bid: view.bid, name: names[view.bidder] }) : t("tricks.bidding");
-    if (view.phase === "trumps") return t("tricks.naming", { name: names[view.turn] });
+    if (view.phase === "naming") return t("tricks.naming", { name: names[view.turn] });
     if (view.phase === "play") return t("tricks.leads", { name: names[view.turn] });
     return "";
   }
@@ -341,7 +330,7 @@ export class TrickTable {
       // a trump shows the trump number on top; another tile its higher half (the suit it leads)
       const [first, second] = trump ? (a === trumps ? [a, b] : [b, a]) : [b, a];
       const can = playable.has(tile);
-      const points = COUNTERS[tile] || 0;
+      const points = view.counters[tile] || 0; // the counting tiles, as the server names them
       const label = [tile, trump ? t("tricks.trump_tile") : "", points ? plural("tricks.points", points) : "", can ? t("table.playable") : ""].filter(Boolean).join(", ");
       return h(
         "button.hand-tile",
@@ -391,7 +380,7 @@ export class TrickTable {
         ),
       );
     }
-    if (view.phase === "trumps") {
+    if (view.phase === "naming") {
       const choices = legal.filter((m) => m.trumps !== undefined);
       return h(
         "div.trumps-box",
