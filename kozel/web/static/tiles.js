@@ -2,7 +2,8 @@
 // halves in the order they should appear (left/top first).
 import { s } from "./dom.js";
 
-const SPOTS = {
+// where each number's pips sit on a half (0..1 across and down)
+export const SPOTS = {
   0: [],
   1: [[0.5, 0.5]],
   2: [[0.27, 0.27], [0.73, 0.73]],

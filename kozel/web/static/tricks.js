@@ -13,19 +13,10 @@ import { shortName } from "./names.js";
 import { gameName, optionsSummary } from "./options.js";
 import { unitNames } from "./sheet.js";
 import { play, soundSwitch } from "./sounds.js";
-import { halves, tileSvg } from "./tiles.js";
+import { halves, SPOTS, tileSvg } from "./tiles.js";
 
 const HAND_TILES = 7;
 const SIDE = { you: "south", left: "west", across: "north", right: "east" };
-const SPOTS = {
-  0: [],
-  1: [[0.5, 0.5]],
-  2: [[0.27, 0.27], [0.73, 0.73]],
-  3: [[0.27, 0.27], [0.5, 0.5], [0.73, 0.73]],
-  4: [[0.27, 0.27], [0.73, 0.27], [0.27, 0.73], [0.73, 0.73]],
-  5: [[0.27, 0.27], [0.73, 0.27], [0.5, 0.5], [0.27, 0.73], [0.73, 0.73]],
-  6: [[0.27, 0.25], [0.27, 0.5], [0.27, 0.75], [0.73, 0.25], [0.73, 0.5], [0.73, 0.75]],
-};
 
 /** One half of a tile: the pips of a number (the trumps named, the trumps chooser). */
 export function pips(value, size = 22) {
