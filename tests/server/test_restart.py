@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
+from kozel.games import get_game
 from kozel.notation import replay
 from tests.server.client import Player, receive
 
@@ -256,3 +257,56 @@ def test_a_server_killed_while_moves_are_under_way_loses_no_accepted_move(
         game.close()
     check_the_record(server, game)
     assert server.starts == 5
+
+
+def test_a_killed_poker_table_draws_the_same_tiles_again(server: Server) -> None:
+    """Four players share the 20 tiles, so every draw comes from the shuffled discards: the
+    person changes two tiles, the server is killed at his next turn, and the table rebuilt from
+    its stored deals and moves holds the same hand (it draws what it drew before), then plays
+    on to a record that replays."""
+    player = Player(server.url, server.ws)
+    assert player.register("carol").status_code == 200
+    options = {"players": 4, "hands": 2}
+    response = player.post(
+        "/api/play/computer",
+        {"game": "poker", "level": "greedy", "seconds_per_move": 60, "options": options},
+    )
+    assert response.status_code == 200, response.text
+    game = Game(player, response.json()["game_id"])
+
+    def send(choose: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """This seat's first legal move that ``choose`` likes, once it is to move."""
+        game.wait_for_my_turn_or_the_end()
+        move = next(m for m in game.last["view"]["legal_moves"] if choose(m))
+        game.pending = (game.last["version"], move)
+        assert game.sock is not None
+        game.sock.send(json.dumps({"type": "move", "version": game.last["version"], "move": move}))
+        game.next_state()
+        return move
+
+    try:
+        game.connect()
+        game.wait_for_my_turn_or_the_end()
+        while game.last["view"]["phase"] != "draw":
+            send(lambda m: "check" in m or "call" in m)  # stay in the hand
+            game.wait_for_my_turn_or_the_end()
+        change = send(lambda m: len(m["discard"]) == 2)
+        game.wait_for_my_turn_or_the_end()  # the second betting round: nothing moves now
+        before = game.last
+        assert before["view"]["discarded"] == change["discard"] and game.my_turn()
+        server.kill()
+        game.close()
+        server.start()
+        same_state(before, game.connect())
+        game.play()
+    finally:
+        game.close()
+    record = httpx.get(f"{server.url}/api/games/{game.game_id}/record").json()
+    assert get_game("poker").replay(record).over
+    mine = [
+        {k: v for k, v in m.items() if k not in ("seat", "drew")}
+        for hand in record["rounds"]
+        for m in hand["moves"]
+        if m["seat"] == game.last["you"] and "ante" not in m
+    ]
+    assert mine == game.accepted
