@@ -43,6 +43,8 @@ class TrumpsView:
     scores: tuple[int, int]
     legal_moves: tuple[TrumpsMove, ...]
     over: bool
+    hand_sizes: tuple[int, ...] = ()
+    """Every seat's number of tiles."""
     last_trick: tuple[int, int] | None = None
     """This hand's last finished trick: (its winner, the points it took)."""
 
@@ -60,6 +62,7 @@ class TrumpsView:
             "phase": self.phase,
             "turn": self.turn,
             "hand": [TILE_NAMES[t] for t in self.hand],
+            "hand_sizes": list(self.hand_sizes),
             "bids": [{"seat": s, "bid": b} for s, b in self.bids],
             "bidder": self.bidder,
             "bid": self.bid,
@@ -115,6 +118,7 @@ def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
         scores=scores,
         legal_moves=legal,
         over=match.over,
+        hand_sizes=tuple(len(tiles) for tiles in hand.hands),
         last_trick=(hand.tricks[-1]["winner"], hand.tricks[-1]["points"]) if hand.tricks else None,
     )
 
@@ -151,6 +155,7 @@ def trumps_view_from_dict(data: dict[str, Any]) -> TrumpsView:
         scores=(data["scores"][0], data["scores"][1]),
         legal_moves=tuple(move_from_dict(m, "legal move") for m in data["legal_moves"]),
         over=data["over"],
+        hand_sizes=tuple(data["hand_sizes"]),
         last_trick=(
             None
             if data["last_trick"] is None

@@ -15,7 +15,6 @@ import { unitNames } from "./sheet.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, SPOTS, tileSvg } from "./tiles.js";
 
-const HAND_TILES = 7;
 const SIDE = { you: "south", left: "west", across: "north", right: "east" };
 
 /** One half of a tile: the pips of a number (the trumps named, the trumps chooser). */
@@ -140,12 +139,9 @@ export class TrickTable {
 
   // --- the seats --------------------------------------------------------------------------
 
-  /** The tiles a seat still holds: seven less those it laid this hand. */
+  /** The tiles a seat still holds. */
   tilesLeft(seat) {
-    const view = this.view;
-    if (view.phase === "deal") return 0;
-    const laid = view.played.flat().filter((p) => p.seat === seat).length + view.trick.filter((p) => p.seat === seat).length;
-    return HAND_TILES - laid;
+    return this.view.hand_sizes[seat] ?? 0;
   }
 
   /** What a seat said in the bidding: "bid 34", "pass", or null (not yet). */
