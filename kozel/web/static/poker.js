@@ -378,7 +378,7 @@ export class PokerTable {
         : null,
       // what each seat dealt in won or lost (a seat out of chips sat the hand out)
       round.gains ? h("p.small.gains", {}, round.gains.flatMap((g, s) => (round.chips_before[s] > 0 ? [`${names[s]}: ${gain(g)}`] : [])).join(" · ")) : null,
-      state.next_round ? page.nextRound(names) : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
+      state.next_round ? page.nextRound(names, "table.next_hand") : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
     );
   }
 

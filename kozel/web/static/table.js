@@ -825,15 +825,15 @@ export class TablePage {
   }
 
   /** The finished round waits for the next deal: who is still reading it, how long at most,
-   * and the button that says one is ready. */
-  nextRound(names) {
+   * and the button that says one is ready (``label``: its words, e.g. "Next hand"). */
+  nextRound(names, label = "table.next_round") {
     const { waiting } = this.state.next_round;
     const mine = this.you !== null && waiting.includes(this.you);
     const others = waiting.filter((s) => s !== this.you).map((s) => names[s]);
     return h(
       "div.next-round",
       {},
-      mine ? h("button.primary#next-round", { type: "button", onclick: () => this.socket.send({ type: "next" }) }, t("table.next_round")) : null,
+      mine ? h("button.primary#next-round", { type: "button", onclick: () => this.socket.send({ type: "next" }) }, t(label)) : null,
       h("span.small.next-in", {}, ""),
       others.length ? h("span.small.muted.waiting", {}, " ", t("table.waiting_for", { names: others.join(", ") })) : null,
     );

@@ -478,7 +478,7 @@ export class TrickTable {
       h("h2", {}, this.endLine(round)),
       end.kind === "hand" ? h("ul.plain.counts.pair-lines", {}, [0, 1].map((u) => h("li", { "data-unit": u }, this.pairLine(round, u)))) : null,
       h("p.small.credited", {}, round.sheet.map((e, u) => `${this.units()[u]}: ${e.after}`).join(" · ")),
-      state.next_round ? page.nextRound(this.names()) : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
+      state.next_round ? page.nextRound(this.names(), "table.next_hand") : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
     );
   }
 
