@@ -118,8 +118,12 @@ export class PokerTable {
     }
     const moved = view.hand_number === before.hand && view.history.length > before.moves;
     if (moved) {
+      // a check is a knock on the table, as in card poker; chips clink into the pot
       const latest = view.history[view.history.length - 1];
-      play(latest.discard !== undefined || latest.discarded !== undefined ? "drew" : "laid");
+      if (latest.discard !== undefined || latest.discarded !== undefined) play("drew");
+      else if (latest.check) play("knocked");
+      else if (latest.fold) play("laid");
+      else play("chips");
     }
     if (this.myTurn() && !before.mine) setTimeout(() => play("turn"), moved ? 250 : 0);
   }

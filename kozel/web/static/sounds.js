@@ -1,5 +1,5 @@
 // The table's sounds, made by the Web Audio API as they play (no sound files): a tile laid, a
-// draw from the bazaar, a knock, your turn, a round's end. Quiet by default; a switch turns
+// draw from the bazaar, a knock, chips into the pot, your turn, a round's end. Quiet by default; a switch turns
 // them off, and the choice is remembered in this browser (localStorage "kozel.sound").
 import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
@@ -24,6 +24,7 @@ const SOUNDS = {
   laid: [[0, 900, 0.07, "triangle", 260]],
   drew: [[0, 520, 0.05, "square", 380], [0.09, 560, 0.05, "square", 400]],
   knocked: [[0, 170, 0.09, "sine", 90], [0.16, 170, 0.09, "sine", 90]],
+  chips: [[0, 2300, 0.035, "triangle", 1700], [0.06, 2600, 0.035, "triangle", 1900]],
   turn: [[0, 660, 0.14, "sine", null], [0.13, 880, 0.2, "sine", null]],
   round_end: [[0, 523, 0.16, "sine", null], [0.15, 659, 0.16, "sine", null], [0.3, 784, 0.3, "sine", null]],
 };
