@@ -169,6 +169,11 @@ class GameMatch(Protocol):
         seats]`` (a table builds them together, after every move)."""
         ...
 
+    def progress(self) -> tuple[int, int]:
+        """The round being played (or, between rounds, the last one), from 1, and the moves
+        made in it as its record counts them; ``(0, 0)`` before the first deal."""
+        ...
+
     def shown_hands(self) -> list[list[str]]:
         """Each seat's tiles turned face up once a round is over, by seat (layout games:
         every hand left; Poker: the hands that reached the showdown, the others empty; Trumps:

@@ -181,6 +181,11 @@ class Match:
 
         return view_dicts(self, seats, hints)
 
+    def progress(self) -> tuple[int, int]:
+        if self._round is None:
+            return (0, 0)
+        return (len(self.results) + (0 if self._round.over else 1), len(self._round.history))
+
     def shown_hands(self) -> list[list[str]]:
         return [[TILE_NAMES[t] for t in tiles_of(hand)] for hand in self.round.hands]
 

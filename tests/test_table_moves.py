@@ -81,3 +81,31 @@ def test_any_move_is_refused_with_a_reason_or_is_legal(game: str, index: int, ra
         assert json.dumps(match.view_dicts([0, None]), sort_keys=True) == before
         return
     assert move in POSITIONS[game][index % len(POSITIONS[game])].legal_moves()
+
+
+def test_progress_counts_the_moves_as_the_record_does() -> None:
+    """What a club table writes when a computer player takes a seat (the record's
+    ``replaced``: the round, and the moves made in it before): at every turn of a game, the
+    finished game's record has the move then made at exactly that place."""
+    for game_id, options in (
+        ("poker", {"players": 3, "hands": 3}),
+        ("trumps", {"target": 60}),
+        ("goat", {"players": 2, "loss_limit": 20}),
+    ):
+        game = get_game(game_id)
+        match = game.new_match(game.options(options), seed=5)
+        assert match.progress() == (0, 0)
+        bot = game.make_bot("random", 5)
+        made: list[tuple[int, int, int, set[str]]] = []
+        while not match.over:
+            if match.needs_deal:
+                match.deal_next()
+                continue
+            move = bot.choose(match.view(match.to_move))
+            made.append((*match.progress(), match.to_move, set(match.write_move(move))))
+            match.push(move)
+        final = match.record(["a"] * match.opts.players)
+        for round_number, number, seat, kind in made:
+            recorded = final["rounds"][round_number - 1]["moves"][number]
+            assert recorded["seat"] == seat, (game_id, round_number, number)
+            assert set(recorded) - {"seat", "drew", "points"} == kind, (game_id, recorded, kind)

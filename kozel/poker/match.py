@@ -217,6 +217,10 @@ class PokerMatch:
 
         return [poker_view(self, s).to_dict() for s in seats]
 
+    def progress(self) -> tuple[int, int]:
+        hand = self.hand
+        return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
+
     def shown_hands(self) -> list[list[str]]:
         shown: list[list[str]] = [[] for _ in range(self.opts.players)]
         if self.hand is not None and self.hand.over:

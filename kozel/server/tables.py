@@ -672,15 +672,15 @@ class Table:
         """Store the ``replace`` event (and the seat and the game's being unrated in the
         ``games`` row, in the same transaction), then let the computer player move."""
         info = self.seats[seat]
-        public = self.match.view_dicts([None])[0] if self.match.started else {}
+        round_number, move = self.match.progress()
         data = {
             "seat": seat,
             "bot": REPLACEMENT,
             "user": info["user"],
             "player": info["name"],
             "voters": sorted(self.presence.votes.get(seat, ())),
-            "round": public.get("round", 0),
-            "move": len(public.get("history", [])),
+            "round": round_number,
+            "move": move,
         }
         seats = list(self.seats)
         seats[seat] = _replaced(data)

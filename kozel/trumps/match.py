@@ -190,6 +190,10 @@ class TrumpsMatch:
 
         return [trumps_view(self, s).to_dict() for s in seats]
 
+    def progress(self) -> tuple[int, int]:
+        hand = self.hand
+        return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
+
     def shown_hands(self) -> list[list[str]]:
         """A finished hand has no tile left: every one was played face up."""
         return [[] for _ in range(SEATS)]
