@@ -114,7 +114,8 @@ def test_a_rated_game_never_sends_the_hint(server: RunningServer) -> None:
                         json.dumps({"type": "move", "version": message["version"], "move": move})
                     )
                     moves += 1
-    assert moves == 40 or over, refusals
+    # both sockets are read in one pass, so the pass that reaches 40 may make a 41st move
+    assert moves >= 40 or over, refusals
     for message in seen:
         check_state(message)
         assert message["rated"] is True and message["view"]["hint"] == []
