@@ -12,6 +12,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
@@ -24,27 +25,33 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 
 
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+def running_club(
+    tmp_path_factory: pytest.TempPathFactory, **settings: Any
+) -> Iterator[RunningServer]:
+    """A club on a database of its own for a module's browser tests: computer players move at
+    once, and ``settings`` change the rest (a module's own club yields from this)."""
     db = tmp_path_factory.mktemp("club") / "club.db"
-    # one server for every browser test: its many accounts, tables and sockets are not
-    # the attack the limits stop
-    running = RunningServer(
-        Settings(
-            db_url=f"sqlite+aiosqlite:///{db}",
-            min_seconds_per_move=5,
-            bot_delay_ms=0,  # whole games against the computer: no person's pace
-            round_pause_seconds=0,  # nor a pause after each round (tests/web/test_round_end.py)
-            guests_per_minute=100_000,
-            registrations_per_minute=100_000,
-            requests_per_minute=100_000,
-            sockets_per_address=100_000,
-        )
-    )
+    chosen: dict[str, Any] = {"min_seconds_per_move": 5, "bot_delay_ms": 0, **settings}
+    running = RunningServer(Settings(db_url=f"sqlite+aiosqlite:///{db}", **chosen))
     try:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    # one server for every browser test: its many accounts, tables and sockets are not
+    # the attack the limits stop; whole games against the computer, no pause after a round
+    # (tests/web/test_round_end.py has one)
+    yield from running_club(
+        tmp_path_factory,
+        round_pause_seconds=0,
+        guests_per_minute=100_000,
+        registrations_per_minute=100_000,
+        requests_per_minute=100_000,
+        sockets_per_address=100_000,
+    )
 
 
 @pytest.fixture(scope="module")

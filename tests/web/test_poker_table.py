@@ -24,9 +24,8 @@ from kozel.games import get_game
 from kozel.poker.hands import POKER_TILES
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, Call, Discard
-from kozel.server.settings import Settings
 from tests.server.conftest import RunningServer
-from tests.web.conftest import PHONE, Contexts
+from tests.web.conftest import PHONE, Contexts, running_club
 from tests.web.play import game_over, my_turn, until
 from tests.web.test_browser import game_id, no_sideways_scroll, record_of, seat_name
 from tests.web.test_one_language import NOT_OURS, OWN_NAMES, SHOWN, language_words, words
@@ -43,22 +42,13 @@ CELLS = (
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """A club whose finished hands wait for "next": the showdown stays on the table."""
-    db = tmp_path_factory.mktemp("club") / "club.db"
-    running = RunningServer(
-        Settings(
-            db_url=f"sqlite+aiosqlite:///{db}",
-            min_seconds_per_move=5,
-            bot_delay_ms=0,
-            round_pause_seconds=PAUSE,
-            guests_per_minute=100_000,
-            requests_per_minute=100_000,
-            sockets_per_address=100_000,
-        )
+    yield from running_club(
+        tmp_path_factory,
+        round_pause_seconds=PAUSE,
+        guests_per_minute=100_000,
+        requests_per_minute=100_000,
+        sockets_per_address=100_000,
     )
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 SAY = """([key, n, params]) => import("/static/i18n.js").then((i18n) =>

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from kozel.server.settings import Settings
 from tests.server.client import Player, receive
 from tests.server.conftest import RunningServer
-from tests.web.conftest import PHONE, Contexts
+from tests.web.conftest import PHONE, Contexts, running_club
 from tests.web.play import play_to_end, until
 
 AWAY = re.compile(r"\baway\b")
@@ -22,20 +21,7 @@ AWAY = re.compile(r"\baway\b")
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """A club that shows a dropped player soon (the other browser tests' club waits 5 s)."""
-    db = tmp_path_factory.mktemp("club") / "club.db"
-    running = RunningServer(
-        Settings(
-            db_url=f"sqlite+aiosqlite:///{db}",
-            min_seconds_per_move=5,
-            bot_delay_ms=0,
-            round_pause_seconds=0,
-            presence_grace_seconds=0.5,
-        )
-    )
-    try:
-        yield running
-    finally:
-        running.stop()
+    yield from running_club(tmp_path_factory, round_pause_seconds=0, presence_grace_seconds=0.5)
 
 
 def seated(contexts: Contexts, player: Player, game: int) -> Page:

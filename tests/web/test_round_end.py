@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from kozel.server.settings import Settings
 from tests.server.conftest import RunningServer
-from tests.web.conftest import PHONE, Contexts
+from tests.web.conftest import PHONE, Contexts, running_club
 from tests.web.play import step, until
 
 PAUSE = 120.0
@@ -21,19 +20,7 @@ PAUSE = 120.0
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """A club whose finished rounds wait (the other browser tests' club deals at once)."""
-    db = tmp_path_factory.mktemp("club") / "club.db"
-    running = RunningServer(
-        Settings(
-            db_url=f"sqlite+aiosqlite:///{db}",
-            min_seconds_per_move=5,
-            bot_delay_ms=0,
-            round_pause_seconds=PAUSE,
-        )
-    )
-    try:
-        yield running
-    finally:
-        running.stop()
+    yield from running_club(tmp_path_factory, round_pause_seconds=PAUSE)
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
