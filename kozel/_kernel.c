@@ -62,7 +62,7 @@ static inline uint64_t next_random(uint64_t *s) {
 
 /* --- the round ------------------------------------------------------------------------- */
 
-enum { PLAY = 0, DOUBLES_MOVE = 1, DRAW = 2, KNOCK = 3, HUNDRED = 4 };
+enum { PLAY = 0, DOUBLES_MOVE = 1, DRAW = 2, KNOCK = 3, HUNDRED = 4, DECLINE = 5 };
 enum { END_NONE = 0, END_OUT = 1, END_FISH = 2, END_SORTIR = 3 };
 
 typedef struct {
@@ -85,6 +85,11 @@ typedef struct {
     int end_kind, end_seat;
     int hundred_ok;      /* the leader may declare Sea Goat's hundred with his lead of 6-6 */
     int hundred_seat;    /* the seat that declared it this round, or -1 */
+    int asking;          /* the record holder dealt 6-6, asked about the hundred before the
+                          * regular leader (``leader``) leads: his turn, HUNDRED or DECLINE;
+                          * -1 when nobody is asked (kozel.round.Round.asking) */
+    int close_both_fish; /* two doubles laid at once and both closed while no double is on
+                          * the table end the round as a fish (Donkey) */
     uint32_t last_turn;  /* the tiles of the last lay (Sea Goat: what the out turn laid) */
     /* what the greedy opponent model tracks: values each seat was seen to lack (it knocked
      * or drew while they were open; kozel.bots.sampling.lacked_values) and whether the seat
@@ -119,8 +124,18 @@ static int generate(const State *s, Move *out) {
     if (s->end_kind != END_NONE) return 0;
     uint32_t hand = s->hands[s->turn];
     int n = 0;
+    if (s->asking >= 0) { /* Sea Goat: the hundred, or no */
+        out[0].kind = HUNDRED;
+        out[0].n = 1;
+        out[0].tile[0] = (int8_t)DOUBLE_OF[6];
+        out[0].arm[0] = -1;
+        out[0].close[0] = 0;
+        out[1].kind = DECLINE;
+        out[1].n = 0;
+        return 2;
+    }
     if (s->first < 0) {
-        for (uint32_t m = s->lead_mask; m; m &= m - 1) {
+        for (uint32_t m = s->lead_mask & hand; m; m &= m - 1) {
             Move *mv = &out[n++];
             mv->kind = PLAY;
             mv->n = 1;
@@ -128,7 +143,7 @@ static int generate(const State *s, Move *out) {
             mv->arm[0] = -1;
             mv->close[0] = 0;
         }
-        if (s->hundred_ok && (s->lead_mask >> DOUBLE_OF[6] & 1)) {
+        if (s->hundred_ok && (s->lead_mask & hand) >> DOUBLE_OF[6] & 1) {
             Move *mv = &out[n++];
             mv->kind = HUNDRED;
             mv->n = 1;
@@ -413,9 +428,19 @@ static void circle_step(State *s, int seat) {
     }
 }
 
+/* A general fish ends the round only once no drawable tile is left where a player unable to
+ * play draws one tile a turn (Bergen: ``one_draw``; kozel.round.Round.bazaar_blocks). */
+static inline int fished(const State *s) {
+    return blocked(s) && !(s->one_draw && s->drawn < s->drawable);
+}
+
 static void apply(State *s, const Move *mv) {
     int seat = s->turn;
     switch (mv->kind) {
+    case DECLINE:
+        s->asking = -1;
+        s->turn = s->leader;
+        return;
     case DRAW:
         /* a draw in a new turn starts the seat's list again (kozel.bots.sampling); where a
          * draw is legal although a tile fits it proves nothing */
@@ -429,6 +454,10 @@ static void apply(State *s, const Move *mv) {
             s->drew = 1;
         }
         s->hands[seat] |= 1u << s->bazaar[s->drawn++];
+        if (s->one_draw && s->drawn == s->drawable && blocked(s)) {
+            s->end_kind = END_FISH;
+            s->end_seat = s->last_layer;
+        }
         return;
     case KNOCK:
         if (!s->knock_any) s->lacks[seat] |= open_values(s); /* a Bykovo pass proves nothing */
@@ -445,8 +474,15 @@ static void apply(State *s, const Move *mv) {
         return;
     default:
         if (mv->kind == HUNDRED) s->hundred_seat = seat;
+        if (s->asking >= 0) { /* he declared it: he leads */
+            s->asking = -1;
+            s->leader = seat;
+        }
         s->last_turn = 0;
         int lead = s->first < 0;
+        /* two doubles both closed while no double is on the table (Donkey) */
+        int closes_both = s->close_both_fish && mv->kind == DOUBLES_MOVE && mv->n == 2 &&
+                          mv->close[0] && mv->close[1] && !(s->table & DOUBLES);
         for (int i = 0; i < mv->n; i++) {
             lay(s, mv->tile[i], mv->arm[i], mv->close[i]);
             s->last_turn |= 1u << mv->tile[i];
@@ -463,7 +499,7 @@ static void apply(State *s, const Move *mv) {
         } else if (!s->hands[seat]) {
             s->end_kind = END_OUT;
             s->end_seat = seat;
-        } else if (blocked(s)) {
+        } else if (closes_both || fished(s)) {
             s->end_kind = END_FISH;
             s->end_seat = seat;
         } else {
@@ -576,12 +612,17 @@ static void goat_cost(const State *s, const Scoring *sc, const int *counts, doub
     }
     int loser = tie ? -1 : top;
     int extra = sc->eggs + bonus;
-    if (out_unit >= 0 || sc->fish_mode == 0) {
+    if (out_unit >= 0) { /* the Yard Goat extra goes to every unit but the one out */
         for (int u = 0; u < units; u++) {
             if (u == out_unit) {
                 forget[u] = 1;
                 continue;
             }
+            charged[u] = counted[u] + bonus + (u == loser ? sc->eggs : 0);
+            apply_to[u] = 1;
+        }
+    } else if (sc->fish_mode == 0) {
+        for (int u = 0; u < units; u++) {
             charged[u] = counted[u] + (u == loser ? extra : 0);
             apply_to[u] = 1;
         }
@@ -705,6 +746,8 @@ static void race_cost(const State *s, const Scoring *sc, const int *counts, doub
     }
     int wins[4] = {0, 0, 0, 0}, any = 0;
     int won, decided = sc->sea ? sea_decides(s, sc, counts, &won) : -1;
+    if (sc->sea && decided < 0 && s->hundred_seat >= 0) /* a failed hundred under 25 */
+        after[unit_of(sc, s->hundred_seat)] = 0;
     if (decided >= 0) {
         int unit = unit_of(sc, decided);
         if (won) {
@@ -807,8 +850,16 @@ static inline int pips_of(uint32_t m) {
 #define GREEDY_POINT 10000
 #define GREEDY_OUT_SCORING 10000000
 
+/* The greedy bot declares Sea Goat's hundred, asked, when the rest of its hand counts less
+ * than this (kozel.bots.greedy.HUNDRED_BELOW). */
+#define GREEDY_HUNDRED_BELOW 15
+
 static int greedy_score(const State *s, const Model *md, const Move *mv) {
     int seat = s->turn;
+    if (s->asking >= 0) {
+        int light = pips_of(s->hands[seat] & ~(1u << DOUBLE_OF[6])) < GREEDY_HUNDRED_BELOW;
+        return 10 * ((mv->kind == HUNDRED) == light); /* tenths, as the other scores */
+    }
     if (mv->kind == DRAW) return -GREEDY_OUT_SCORING; /* offered beside plays: drawing when able */
     if (mv->kind == KNOCK) return -GREEDY_OUT_SCORING; /* offered beside plays: Bykovo's pass */
     int points = s->points_mode ? GREEDY_POINT * move_points(s, mv) : 0;
@@ -928,7 +979,7 @@ static int read_ints(PyObject *seq, int *out, int max, const char *what) {
  *               lead_mask, ends, closed, spinner, first, table, turn, first_tile, last_tile,
  *               hundred_ok, hundred_seat, points_mode, arms_count, one_draw, draw_when_able,
  *               drew, tips, spinner_line, knock_any, out_circle, pass_limit, leader, passes,
- *               first_out, circle_left, last_layer) */
+ *               first_out, circle_left, last_layer, asking, close_both_fish) */
 static int read_state(PyObject *t, State *s) {
     int hands[4], bazaar[TILES], ends[4], closed[4], tips[4] = {-1, -1, -1, -1};
     PyObject *ph, *pb, *pe, *pc, *pt = NULL;
@@ -938,15 +989,16 @@ static int read_state(PyObject *t, State *s) {
     s->points_mode = s->arms_count = s->one_draw = s->draw_when_able = s->drew = 0;
     s->spinner_line = 0;
     s->knock_any = s->out_circle = s->pass_limit = s->passes = s->circle_left = 0;
-    s->leader = s->first_out = s->last_layer = -1;
-    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|iiiiiiiOiiiiiiiii", &s->players,
+    s->leader = s->first_out = s->last_layer = s->asking = -1;
+    s->close_both_fish = 0;
+    if (!PyArg_ParseTuple(t, "iiiiOOikkOOiikiii|iiiiiiiOiiiiiiiiiii", &s->players,
                           &s->spinner_rule, &s->closing, &s->multi, &ph, &pb, &s->drawn, &dead,
                           &lead_mask, &pe, &pc, &s->spinner, &s->first, &table, &s->turn,
                           &s->first_tile, &s->last_tile, &s->hundred_ok, &s->hundred_seat,
                           &s->points_mode, &s->arms_count, &s->one_draw, &s->draw_when_able,
                           &s->drew, &pt, &s->spinner_line, &s->knock_any, &s->out_circle,
                           &s->pass_limit, &s->leader, &s->passes, &s->first_out,
-                          &s->circle_left, &s->last_layer))
+                          &s->circle_left, &s->last_layer, &s->asking, &s->close_both_fish))
         return -1;
     if (s->leader < 0) s->leader = s->turn;
     if (s->points_mode < 0 || s->points_mode >= POINTS_MODES) {
@@ -968,7 +1020,7 @@ static int read_state(PyObject *t, State *s) {
     }
     if (s->leader >= s->players || s->first_out < -1 || s->first_out >= s->players ||
         s->last_layer < -1 || s->last_layer >= s->players || s->passes < 0 ||
-        s->circle_left < 0) {
+        s->circle_left < 0 || s->asking < -1 || s->asking >= s->players) {
         PyErr_SetString(PyExc_ValueError, "leader, first_out, last_layer or passes out of range");
         return -1;
     }

@@ -37,6 +37,8 @@ StateTuple = tuple[
     int,
     int,
     int,
+    int,
+    int,
 ]
 ScoringTuple = tuple[
     int,

@@ -3,8 +3,9 @@
 ``{"seat": s, "play": "a-b"}`` (the first tile), ``{"seat": s, "play": "a-b", "arm": k}``,
 ``"close": true`` for a double that closes its arm, ``"hundred": true`` on Sea Goat's lead of
 6-6 that declares the hundred, ``{"seat": s, "doubles": [{"tile", "arm", "close"}, …]}``,
-``{"seat": s, "draw": "a-b"}`` (``"draw": true`` from a client, who does not know the tile)
-and ``{"seat": s, "knock": true}``.
+``{"seat": s, "draw": "a-b"}`` (``"draw": true`` from a client, who does not know the tile),
+``{"seat": s, "knock": true}``, and ``{"seat": s, "hundred": false}``: Sea Goat's record holder
+asked about the hundred declines it (a record leaves the refusal out).
 
 >>> move_to_dict(Play(9, 1))
 {'play': '1-3', 'arm': 1}
@@ -19,9 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from kozel.core import (
+    DECLINE_HUNDRED,
     DRAW,
     KNOCK,
     TILE_NAMES,
+    DeclineHundred,
     Draw,
     Knock,
     Move,
@@ -77,6 +80,8 @@ def move_to_dict(move: Move) -> dict[str, Any]:
         }
     if isinstance(move, Draw):
         return {"draw": True}
+    if isinstance(move, DeclineHundred):
+        return {"hundred": False}
     assert isinstance(move, Knock)
     return {"knock": True}
 
@@ -98,9 +103,12 @@ def parse_move(raw: object, where: str, players: int) -> tuple[int, Move, Tile]:
     seat = raw["seat"]
     want(is_int(seat) and 0 <= seat < players, f"{where}: seat must be 0..{players - 1}")
     kinds = [k for k in MOVE_KINDS if k in raw]
+    if not kinds and raw.get("hundred") is False:
+        return seat, DECLINE_HUNDRED, -1
     want(
         len(kinds) == 1,
-        f"{where}: a move has exactly one of play, doubles, draw, knock; got {kinds or 'none'}",
+        f"{where}: a move has exactly one of play, doubles, draw, knock (or is hundred: false); "
+        f"got {kinds or 'none'}",
     )
     kind = kinds[0]
     if kind == "knock":

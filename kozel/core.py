@@ -194,10 +194,20 @@ class Knock:
         return "knock"
 
 
-Move = Play | PlayDoubles | Draw | Knock
+@dataclass(frozen=True, slots=True)
+class DeclineHundred:
+    """Sea Goat: the record holder dealt 6-6, asked before the regular leader leads, does not
+    declare the hundred (``Play(6-6, hundred=True)`` declares it)."""
+
+    def __str__(self) -> str:
+        return "no hundred"
+
+
+Move = Play | PlayDoubles | Draw | Knock | DeclineHundred
 
 DRAW = Draw()
 KNOCK = Knock()
+DECLINE_HUNDRED = DeclineHundred()
 MAX_ARMS = 4
 LEAD: tuple[Play, ...] = tuple(Play(t) for t in range(TILE_COUNT))
 """Interned first-tile moves, ``LEAD[t]``."""

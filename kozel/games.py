@@ -26,7 +26,15 @@ from kozel.scoring.end_count import (
     TelephoneScoring,
     ThreesFivesScoring,
 )
-from kozel.scoring.goat import FISH_MODES, LEAD_BY, FishMode, GoatOptions, GoatScoring
+from kozel.scoring.goat import (
+    FIRST_LEADS,
+    FISH_MODES,
+    GOAT_HAND_SIZES,
+    LEAD_BY,
+    FishMode,
+    GoatOptions,
+    GoatScoring,
+)
 from kozel.scoring.race import RaceOptions, RaceScoring
 from kozel.scoring.sea_goat import SeaGoatOptions, SeaGoatScoring
 from kozel.trumps.game import TRUMPS
@@ -92,8 +100,8 @@ def _goat_option_specs(
             "open_threshold",
             "int",
             13,
-            "a single round's count that opens the account",
-            minimum=1,
+            "a single round's count that opens the account (0: every count is written at once)",
+            minimum=0,
             maximum=MAX_COUNT,
         ),
         OptionSpec(
@@ -122,7 +130,44 @@ def _goat_option_specs(
             choices=LEAD_BY,
             needs=(("winner_partner", "teams", True),),
         ),
+        OptionSpec(
+            "hand_sizes",
+            "choice",
+            "seven",
+            "tiles dealt: seven to each player, or by_players (2 players 7, 3 or 4 players 5)",
+            choices=GOAT_HAND_SIZES,
+            legacy="seven",
+        ),
+        OptionSpec(
+            "first_lead",
+            "choice",
+            "one_one",
+            "who leads the first round: the holder of 1-1 (then 2-2 … 6-6, 0-0); of 6-6 (then "
+            "5-5 … 0-0); or of 0-0 (then 1-1 … 6-6); without a double the highest tile",
+            choices=FIRST_LEADS,
+            legacy="one_one",
+        ),
     ]
+
+
+_GOAT_HANDS: dict[str, dict[int, int]] = {
+    "seven": {2: 7, 3: 7, 4: 7},
+    "by_players": {2: 7, 3: 5, 4: 5},
+}
+
+
+def _goat_hand_size(opts: Options) -> int:
+    """Goat's and Donkey's ``hand_sizes``: 7 each, or by players (2 → 7, 3–4 → 5)."""
+    assert isinstance(opts, GoatOptions)
+    return _GOAT_HANDS[opts.hand_sizes][opts.players]
+
+
+_OTHER_FIRST_LEADS = {
+    "six_six": (*_DOUBLES_FROM_SIX, *by_pips_descending(NON_DOUBLES)),
+    "zero_zero": (*_DOUBLES_FROM_ZERO, *by_pips_descending(NON_DOUBLES)),
+}
+"""The first leads of Goat's and Donkey's ``first_lead`` other than the game's own
+(``one_one``): the doubles from 6-6 down or from 0-0 up, then the highest tile."""
 
 
 def goat_count(hand: int, opts: Options) -> int:
@@ -159,23 +204,35 @@ GOAT = Ruleset(
             "special_doubles",
             "bool",
             False,
-            "Yard Goat: 6-6 and 0-0 led, held alone or laid last cost 50 and 25 (team play)",
-            needs=((True, "teams", True),),
+            "Yard Goat: 6-6 and 0-0 led, held alone or laid last cost 50 and 25 (without teams "
+            "every player but the one who went out pays the extra)",
         ),
     ),
     options_type=GoatOptions,
     scoring=GoatScoring,
     sheet_kind="goat",
     first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_descending(NON_DOUBLES)),
+    first_lead_orders=_OTHER_FIRST_LEADS,
+    hand_size_of=_goat_hand_size,
     hand_count=goat_count,
     later_lead_mask=_goat_lead_mask,
     partner_leads=_goat_partner_leads,
     presets={
         "goat-125": {
+            "hand_sizes": "by_players",
+            "first_lead": "six_six",
             "bazaar_reserve": 1,
             "open_threshold": 25,
             "fish_mode": "all_to_loser",
             "loss_limit": 125,
+        },
+        "penalty-classic": {
+            "hand_sizes": "by_players",
+            "first_lead": "zero_zero",
+            "open_threshold": 0,
+            "lone_zero_value": 10,
+            "fish_mode": "everyone",
+            "loss_limit": 100,
         },
         "yard": {
             "players": 4,
@@ -199,9 +256,12 @@ DONKEY = Ruleset(
     sheet_kind="goat",
     fixed={"special_doubles": False},
     first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_ascending(NON_DOUBLES)),
+    first_lead_orders=_OTHER_FIRST_LEADS,
+    hand_size_of=_goat_hand_size,
     spinner=True,
     closing=True,
     multi_doubles=True,
+    closing_both_is_fish=True,
     hand_count=goat_count,
     later_lead_mask=_goat_lead_mask,
     partner_leads=_goat_partner_leads,
@@ -318,6 +378,17 @@ SEA_GOAT = Ruleset(
 # --- the games that score during play: the end-count games and Bergen -----------------------
 
 
+def _cross() -> OptionSpec:
+    return OptionSpec(
+        "cross",
+        "bool",
+        True,
+        "the first double is a spinner with four sides (false, «без креста»: a line with two "
+        "ends, where a double counts both halves)",
+        legacy=True,
+    )
+
+
 def _spinner_arms_count() -> OptionSpec:
     return OptionSpec(
         "spinner_arms_count",
@@ -336,6 +407,7 @@ _END_COUNT_FIXED: dict[str, Any] = {
     "spinner": True,
     "keep_last": False,
     "draw_when_able": False,
+    "cross": True,
 }
 """The end-count options a game does not offer, as it plays them (§8.5 item 4)."""
 
@@ -386,6 +458,7 @@ ALL_FIVES = _end_count(
             choices=(5, 1),
         ),
         _spinner_arms_count(),
+        _cross(),
     ),
     id="all_fives",
     title="All Fives / Muggins («Пятёрочка»)",
@@ -396,6 +469,7 @@ ALL_FIVES = _end_count(
     lot="lowest",
     hand_sizes=_DRAW_HANDS,
     spinner=True,
+    cross_option="cross",
 )
 
 TELEPHONE = _end_count(
@@ -421,7 +495,7 @@ TELEPHONE = _end_count(
 )
 
 ALL_THREES = _end_count(
-    (_target(100), _spinner_arms_count()),
+    (_target(100), _spinner_arms_count(), _cross()),
     id="all_threes",
     title="All Threes",
     summary="Score the end sum whenever it is a multiple of 3; the first double is a spinner; "
@@ -431,6 +505,7 @@ ALL_THREES = _end_count(
     lot="heaviest",
     hand_sizes=_FIVE_EACH,
     spinner=True,
+    cross_option="cross",
 )
 
 THREES_FIVES = _end_count(

@@ -53,6 +53,8 @@ class RoundResult:
     def end_dict(self) -> dict[str, Any]:
         """The record's ``end`` of this round."""
         out: dict[str, Any] = {"kind": self.end.kind, "seat": self.end.seat}
+        if self.round.closed_both:
+            out["closed_both"] = True
         if self.decides is not None:
             out["decides"] = dict(self.decides)
         if self.places is not None:
@@ -285,13 +287,14 @@ class Match:
             leader = rules.lot_winner(self.lot)
             lead_mask = hands[leader]
         elif not self.results:
-            leader, first = rules.first_leader(hands)
+            leader, first = rules.first_leader(hands, self.opts)
             lead_mask = 1 << first
         else:
             leader = rules.next_leader(self.opts, self.results[-1])
             lead_mask = rules.later_lead_mask(hands[leader], self.opts)
         hundred = self.scoring.may_declare_hundred(self.sheet, leader)
-        self._round = Round(rules, self.opts, deal, leader, lead_mask, hundred, places_lot)
+        asked = self.scoring.asked_about_hundred(self.sheet, hands, leader)
+        self._round = Round(rules, self.opts, deal, leader, lead_mask, hundred, places_lot, asked)
         self.during = [0] * self.opts.units
         self.points = []
         return self._round

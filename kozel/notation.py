@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozel.codec import MoveError, event_to_dict, is_int, parse_move, read_tile, want
-from kozel.core import DRAW, TILE_NAMES, IllegalMove, InvalidOption, Play, PlayDoubles
+from kozel.core import (
+    DECLINE_HUNDRED,
+    DRAW,
+    TILE_NAMES,
+    DeclineHundred,
+    IllegalMove,
+    InvalidOption,
+    Play,
+    PlayDoubles,
+)
 from kozel.game import GameMatch
 from kozel.games import get_game, get_layout_game
 from kozel.match import Match, RoundResult
@@ -60,7 +69,11 @@ def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = []
     for result in match.results:
         rnd = result.round
-        moves = [event_to_dict(seat, move, drawn) for seat, move, drawn in rnd.history]
+        moves = [
+            event_to_dict(seat, move, drawn)
+            for seat, move, drawn in rnd.history
+            if type(move) is not DeclineHundred  # the record writes no refused hundred
+        ]
         if match.scoring.scores_during_play:
             for entry, points in zip(moves, result.points, strict=True):
                 if "play" in entry or "doubles" in entry:
@@ -227,6 +240,13 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
             raise RecordError(
                 f"{at}: the round already ended ({rnd.end.kind}, seat {rnd.end.seat})"
             )
+        if type(move) is not DeclineHundred and rnd.declines(seat, move):
+            match.push(DECLINE_HUNDRED)  # the record leaves the refusal out
+        if seat != rnd.turn and isinstance(move, Play) and move.hundred:
+            raise RecordError(
+                f"{at}: seat {seat} may not declare the hundred: only the leader or the record "
+                f"holder dealt 6-6 may, and it is seat {rnd.turn}'s turn"
+            )
         want(seat == rnd.turn, f"{at}: seat {seat} moved but it is seat {rnd.turn}'s turn")
         want(move is not DRAW or drawn >= 0, f"{at}: a draw in a record names the tile drawn")
         if drawn >= 0 and rnd.bazaar_left > 0:
@@ -249,6 +269,8 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
     if not rnd.over:
         if kind == "timeout":
             want(is_int(end_seat), f"{where}: end.seat must be an integer")
+            if rnd.declines(end_seat, DRAW):  # the regular leader's clock ran out
+                match.push(DECLINE_HUNDRED)
             try:
                 match.timeout(end_seat)
             except IllegalMove as err:
@@ -264,6 +286,8 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
         _same(where, f"end.{key}", end.get(key), value)
     if result.decides is None and "decides" in end:
         _same(where, "end.decides", end["decides"], None)
+    if not rnd.closed_both and end.get("closed_both", False) is not False:
+        _same(where, "end.closed_both", end["closed_both"], False)
     _same(where, "counts", raw.get("counts"), result.counts)
     sheet = _field(raw, "sheet", where)
     want(

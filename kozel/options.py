@@ -43,6 +43,10 @@ class OptionSpec:
     """``(value, other, required)``: this option may be ``value`` only when option ``other``
     is ``required`` (``teams`` true needs ``players`` 4). Clients read it to offer only valid
     combinations; :meth:`Ruleset.options` enforces it."""
+    legacy: OptionValue | None = None
+    """An option added after records of the game were already written: the value a record
+    (or a stored game) without it plays with, the rules as they were before the option came
+    (:attr:`Options.legacy`). ``None``: every record lists the option."""
 
     def unmet(self, value: OptionValue, values: dict[str, OptionValue]) -> InvalidOption | None:
         """The refusal of ``value`` with the other options ``values``, or ``None``."""
@@ -172,14 +176,21 @@ def resolved_values(
     game: str, specs: Sequence[OptionSpec], raw: Mapping[str, object] | None, complete: bool
 ) -> dict[str, Any]:
     """Every option of a game: the values given (each checked), the defaults for the rest;
-    with ``complete`` (reading a record) every option must be given."""
+    with ``complete`` (reading a record) every option must be given, except that a record
+    written before the game's later options existed lacks all of them: they then take their
+    ``legacy`` values and the result has ``"legacy": True``."""
     given = (raw or {}).items()
     values = {name: spec_named(game, specs, name).check(value) for name, value in given}
+    resolved = {s.name: values.get(s.name, s.default) for s in specs}
     if complete:
         missing = [s.name for s in specs if s.name not in values]
-        if missing:
+        later = [s for s in specs if s.legacy is not None]
+        if missing and {s.name for s in later} == set(missing):
+            resolved.update({s.name: s.legacy for s in later if s.legacy is not None})
+            resolved["legacy"] = True
+        elif missing:
             raise InvalidOption(f"{game} options are missing {', '.join(missing)}")
-    return {s.name: values.get(s.name, s.default) for s in specs}
+    return resolved
 
 
 def parsed_pairs(
@@ -239,8 +250,13 @@ class DeclaredOptions:
         return self.options(parsed_pairs(self.id, self.option_specs, pairs, base))
 
     def options_dict(self, opts: Options) -> dict[str, OptionValue]:
-        """Exactly this game's options with their values (as a record lists them)."""
-        return {s.name: getattr(opts, s.name) for s in self.option_specs}
+        """Exactly this game's options with their values (as a record lists them); a game
+        read from a record older than some of its options lists them no more than it did."""
+        return {
+            s.name: getattr(opts, s.name)
+            for s in self.option_specs
+            if not (opts.legacy and s.legacy is not None)
+        }
 
     def rated_problem(self, opts: Options) -> str:
         """Why a game with these options cannot be rated (an option outside its rated
@@ -266,6 +282,11 @@ class Options:
 
     players: int
     teams: bool
+    legacy: bool = False
+    """Read from a record or a stored game written before some of the game's options existed
+    (it lacks them all: :attr:`OptionSpec.legacy`). Such a game is played and written as it
+    was then: its options are the legacy values, its record lists none of the later options,
+    and Donkey's two doubles closed at once before any double do not end its round."""
 
     @property
     def units(self) -> int:

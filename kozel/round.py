@@ -14,6 +14,7 @@ from itertools import combinations, product
 from typing import Literal, NamedTuple
 
 from kozel.core import (
+    DECLINE_HUNDRED,
     DOUBLE_OF,
     DOUBLES_MASK,
     DRAW,
@@ -29,6 +30,7 @@ from kozel.core import (
     SUIT_MASK,
     TILE_COUNT,
     TILE_NAMES,
+    DeclineHundred,
     Draw,
     IllegalMove,
     Knock,
@@ -204,7 +206,10 @@ class Round:
         "_dead",
         "_line",
         "_no_fit_at",
+        "asking",
+        "bazaar_blocks",
         "circle_left",
+        "closed_both",
         "deal",
         "draw_when_able",
         "drawable",
@@ -240,6 +245,7 @@ class Round:
         lead_mask: int,
         hundred_ok: bool = False,
         place_lot: tuple[int, ...] = (),
+        asking: int = -1,
     ) -> None:
         self.rules = rules
         self.opts = opts
@@ -276,6 +282,19 @@ class Round:
         """The leader may declare Sea Goat's hundred with his lead of 6-6."""
         self.hundred = -1
         """The seat that declared the hundred this round, or -1."""
+        self.asking = asking
+        """Sea Goat: the record holder dealt 6-6 who is asked, before the regular leader
+        leads, whether he declares the hundred (his move: ``HUNDRED`` or ``DECLINE_HUNDRED``),
+        else -1 (the match says whom to ask). A leader who may declare it does so with his
+        lead (``hundred_ok``)."""
+        if self.asking >= 0:
+            self.turn = self.asking
+        self.closed_both = False
+        """The round ended when two doubles were laid at once and both closed while no
+        double was on the table (Donkey): a fish."""
+        self.bazaar_blocks = rules.one_draw_a_turn
+        """A general fish ends the round only once no drawable tile is left: until then each
+        player unable to play draws one tile a turn (Bergen)."""
         self.end: RoundEnd | None = None
         self.first_out = -1
         """With the rules' ``out_plays_circle``: the first seat that emptied its hand while
@@ -323,6 +342,8 @@ class Round:
         """Every legal move of the seat to move (empty once the round is over)."""
         if self.end is not None:
             return []
+        if self.asking >= 0:
+            return [HUNDRED, DECLINE_HUNDRED]
         hand = self.hands[self.turn]
         layout = self.layout
         if layout.first < 0:
@@ -400,6 +421,9 @@ class Round:
         """Apply ``move`` for the seat to move, or raise ``IllegalMove`` saying why."""
         if self.end is not None:
             raise IllegalMove("the round is over")
+        if self.asking >= 0:
+            self._answer(move)
+            return
         seat = self.turn
         if type(move) is Play:
             t, arm = move.tile, move.arm
@@ -437,7 +461,11 @@ class Round:
                         self.end = RoundEnd("out", seat)
                 elif self.first_out >= 0:
                     self._play_out_circle(seat)
-                elif not SUIT_MASK[shown] & ~(table | self._dead) and self.blocked():
+                elif (
+                    not SUIT_MASK[shown] & ~(table | self._dead)
+                    and self.blocked()
+                    and not (self.bazaar_blocks and self.drawn < self.drawable)
+                ):
                     self.end = RoundEnd("fish", seat)
                 else:
                     self.turn = (seat + 1) % self.players
@@ -483,14 +511,55 @@ class Round:
             self.drawn += 1
             self.hands[seat] |= 1 << drawn
             self.history.append((seat, move, drawn))
+            if self.bazaar_blocks and self.drawn == self.drawable and self.blocked():
+                self.end = RoundEnd("fish", self.last_layer())
         elif kind is PlayDoubles:
             assert isinstance(move, PlayDoubles)
             self._check_doubles(move)
+            closes_both = (
+                self.rules.closing_both_is_fish
+                and not self.opts.legacy
+                and len(move.plays) == 2
+                and all(p.close for p in move.plays)
+                and not self.layout.table & DOUBLES_MASK
+            )
             for play in move.plays:
                 self._lay(play)
+            self.closed_both = closes_both and bool(self.hands[seat])
             self._after_lay(move)
+        elif kind is DeclineHundred:
+            raise IllegalMove("nobody is asked about the hundred now", "not_asked")
         else:
             raise IllegalMove(f"{move!r} is not a move")
+
+    def _answer(self, move: Move) -> None:
+        """The asked record holder's answer: the hundred (he leads 6-6 and the round goes on
+        from him) or no (the regular leader leads)."""
+        seat = self.asking
+        if type(move) is DeclineHundred:
+            self.asking = -1
+            self.turn = self.leader
+            self.history.append((seat, move, -1))  # a record leaves it out
+            return
+        if not (type(move) is Play and move.hundred and move.tile == DOUBLE_OF[6]):
+            raise IllegalMove(
+                f"seat {seat} is asked about the hundred: declare it with 6-6, or decline",
+                "answer_hundred",
+            )
+        if move.arm is not None or move.close:
+            raise IllegalMove("the first tile of a round is laid without an arm")
+        self.asking = -1
+        self.leader = seat
+        self.lead_mask = 1 << DOUBLE_OF[6]
+        self._lay(move)
+        self._after_lay(move)
+
+    def declines(self, seat: int, move: Move) -> bool:
+        """True when ``seat`` making ``move`` now means that the asked record holder declined
+        the hundred: a record writes no refusal, only the regular leader's lead."""
+        return self.asking >= 0 and not (
+            seat == self.asking and type(move) is Play and move.hundred
+        )
 
     def interrupt(self, seat: int) -> None:
         """End the round because ``seat``, the seat to move, ran out of time."""
@@ -521,7 +590,9 @@ class Round:
             self._play_out_circle(seat)
         elif not self.hands[seat]:
             self.end = RoundEnd("out", seat)
-        elif self.blocked():
+        elif self.closed_both or (
+            self.blocked() and not (self.bazaar_blocks and self.drawn < self.drawable)
+        ):
             self.end = RoundEnd("fish", seat)
         else:
             self.turn = (seat + 1) % self.players

@@ -81,13 +81,18 @@ class Ruleset(DeclaredOptions):
     sheet_kind: str
     """``"goat"`` (accounts, remembered, eggs: the loser is the Goat) or ``"race"``."""
     first_lead_order: tuple[Tile, ...]
+    """The order in which tiles lead a game's first round: the holder of the first tile in
+    it that some hand holds leads that tile."""
     fixed: Mapping[str, OptionValue] = field(default_factory=dict)
     """Values of the options type this game does not offer as options."""
     hand_sizes: Mapping[int, int] = field(default_factory=lambda: {2: 7, 3: 7, 4: 7})
     """Tiles dealt to each player, by the number of players."""
     hand_size_of: Callable[[Options], int] | None = None
-    """Hand sizes that depend on more than the number of players (Threes and Fives'
-    ``hand_sizes`` option)."""
+    """Hand sizes that depend on more than the number of players (the ``hand_sizes`` option
+    of Threes and Fives, Goat and Donkey)."""
+    first_lead_orders: Mapping[str, tuple[Tile, ...]] = field(default_factory=dict)
+    """With a ``first_lead`` option (Goat, Donkey): the order of each of its values other
+    than the game's own (``first_lead_order``)."""
     draws: bool = True
     """False: the tiles left after the deal stay out of play (Block)."""
     redeal: bool = True
@@ -114,6 +119,12 @@ class Ruleset(DeclaredOptions):
     multi_doubles: bool = False
     spinner_option: str | None = None
     """The flag option that gives the game a spinner (Threes and Fives' ``spinner``)."""
+    cross_option: str | None = None
+    """The flag option that, false, takes the game's spinner away: the layout is a line with
+    two ends (All Fives' and All Threes' ``cross``)."""
+    closing_both_is_fish: bool = False
+    """While no double is on the table, two doubles laid at once and both closed end the round
+    as a fish, their layer the fisherman (Donkey; not in a game read as legacy)."""
     multi_doubles_option: str | None = None
     """The flag option that lets doubles go several at once (Telephone's ``doubles_at_once``)."""
     lot: Literal["", "lowest", "heaviest"] = ""
@@ -145,12 +156,14 @@ class Ruleset(DeclaredOptions):
 
     def __post_init__(self) -> None:
         names = {s.name for s in self.option_specs} | set(self.fixed)
-        wanted = {f.name for f in fields(self.options_type)}
+        wanted = {f.name for f in fields(self.options_type)} - {"legacy"}
         if names != wanted:
             raise TypeError(f"{self.id}: options {sorted(names)} do not fill {sorted(wanted)}")
 
     def has_spinner(self, opts: Options) -> bool:
         """True when the first double laid is a spinner with these options."""
+        if self.cross_option and not getattr(opts, self.cross_option):
+            return False
         return self.spinner or bool(self.spinner_option and getattr(opts, self.spinner_option))
 
     def has_multi_doubles(self, opts: Options) -> bool:
@@ -253,9 +266,16 @@ class Ruleset(DeclaredOptions):
         best = min(keys) if self.lot == "lowest" else max(keys)
         return keys.index(best)
 
-    def first_leader(self, hands: Sequence[int]) -> tuple[int, Tile]:
+    def lead_order(self, opts: Options | None = None) -> tuple[Tile, ...]:
+        """The order in which tiles lead the first round with these options."""
+        chosen = getattr(opts, "first_lead", None)
+        if chosen is not None and chosen in self.first_lead_orders:
+            return self.first_lead_orders[chosen]
+        return self.first_lead_order
+
+    def first_leader(self, hands: Sequence[int], opts: Options | None = None) -> tuple[int, Tile]:
         """The seat that leads the first round of a game, and the tile it must lead."""
-        for t in self.first_lead_order:
+        for t in self.lead_order(opts):
             for seat, hand in enumerate(hands):
                 if hand >> t & 1:
                     return seat, t

@@ -29,6 +29,7 @@ from rich.text import Text
 
 from kozel.bots import Bot, make_bot
 from kozel.core import (
+    DECLINE_HUNDRED,
     DRAW,
     HIGH,
     IS_DOUBLE,
@@ -39,6 +40,7 @@ from kozel.core import (
     PIPS,
     SUIT_MASK,
     TILE_NAMES,
+    DeclineHundred,
     Draw,
     IllegalMove,
     InvalidOption,
@@ -52,6 +54,7 @@ from kozel.core import (
 from kozel.history import plays_of
 from kozel.match import Match, RoundResult
 from kozel.options import Options
+from kozel.round import HUNDRED
 from kozel.rules import Ruleset
 from kozel.scoring.base import Cell
 from kozel.scoring.goat import Account
@@ -237,6 +240,12 @@ class TerminalGame:
         drew = False
         while True:
             moves = match.round.legal_moves()
+            if DECLINE_HUNDRED in moves:
+                question = "You hold the record and 6-6: declare the hundred, leading 6-6? [y/N] "
+                answer = HUNDRED if self.ask_yes_no(question) else DECLINE_HUNDRED
+                match.push(answer)
+                self.say(self.describe(self.seat, answer))
+                return
             if moves == [DRAW]:
                 match.push(DRAW)
                 drawn = view_for(match, self.seat).history[-1][2]
@@ -455,6 +464,8 @@ class TerminalGame:
             return f"{who} {'draw' if you else 'draws'}"
         if isinstance(move, Knock):
             return f"{who} {'knock' if you else 'knocks'}"
+        if isinstance(move, DeclineHundred):
+            return f"{who} {'do' if you else 'does'} not declare the hundred"
         plays = plays_of(move)
         if plays[0].arm is None:
             return f"{who} {'lead' if you else 'leads'} {TILE_NAMES[plays[0].tile]}"

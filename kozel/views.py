@@ -101,6 +101,9 @@ class SeatView:
     and the table's), else -1."""
     lot_by: str = ""
     """How the lot is won: ``"lowest"`` or ``"heaviest"`` tile (with ``lot_seat``)."""
+    asking: int = -1
+    """Sea Goat: the seat (the record holder, dealt 6-6) asked before the regular leader
+    leads whether it declares the hundred; its legal moves are the hundred and no. -1: none."""
 
     @property
     def to_move(self) -> int | None:
@@ -157,6 +160,7 @@ class SeatView:
             "end_sum": self.end_sum,
             "hint": [{**move_to_dict(move), "points": n} for move, n in self.hint],
             "lot": None if self.lot_seat < 0 else {"seat": self.lot_seat, "by": self.lot_by},
+            "hundred_asked": self.asking,
         }
 
     def _history_dicts(self) -> list[dict[str, Any]]:
@@ -245,6 +249,7 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         hint=hint,
         lot_seat=-1 if data.get("lot") is None else data["lot"]["seat"],
         lot_by="" if data.get("lot") is None else data["lot"]["by"],
+        asking=data.get("hundred_asked", -1),
     )
 
 
@@ -314,6 +319,7 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
         hint=tuple(hint),
         lot_seat=match.rules.lot_winner(match.lot) if match.lot and not match.results else -1,
         lot_by=match.rules.lot if match.lot and not match.results else "",
+        asking=-1 if rnd.over else rnd.asking,
     )
 
 

@@ -39,6 +39,17 @@ OPTION_SETS: list[tuple[Ruleset, dict[str, object]]] = [
     (DONKEY, {"teams": True, "lead_by": "winner_partner", "fish_mode": "all_to_loser"}),
 ]
 
+CORRECTED_SETS: list[tuple[Ruleset, dict[str, object]]] = [
+    (GOAT, dict(GOAT.presets["penalty-classic"])),
+    (GOAT, {"players": 3, "special_doubles": True, "first_lead": "zero_zero"}),
+    (GOAT, {"hand_sizes": "by_players", "teams": True, "first_lead": "six_six"}),
+    (DONKEY, {"players": 3, "hand_sizes": "by_players", "first_lead": "six_six"}),
+    (DONKEY, {"players": 2, "fish_mode": "all_to_loser"}),
+]
+"""Goat and Donkey with the options of the rulebook's corrections (the traditional deal and
+first leads, the penalty classic, Yard Goat's doubles without teams); the Donkey sets end rounds
+by two doubles closed at once."""
+
 
 def option_sets() -> list[tuple[Ruleset, Options]]:
     return [(rules, rules.options(raw)) for rules, raw in OPTION_SETS]

@@ -6,7 +6,9 @@ A move is written:
 - ``"1-1"`` — the first tile of a round (no arm);
 - ``"2-5@1"`` — lay ``2-5`` on arm 1; ``"3-3@0!"`` — lay ``3-3`` on arm 0 and close it;
 - ``"2-2@0+5-5@1!"`` — several doubles laid in one turn (Donkey), in the order listed;
-- ``"draw"``, ``"knock"``.
+- ``"draw"``, ``"knock"``;
+- ``"hundred"`` — Sea Goat's lead of 6-6 that declares the hundred; ``"no-hundred"`` — the
+  record holder asked about the hundred declines it.
 
 A script is a whitespace separated list of moves, each optionally prefixed by the seat that is
 expected to make it: ``"0:1-1 1:1-2@1 2:draw"``. Every move is checked against
@@ -15,7 +17,18 @@ expected to make it: ``"0:1-1 1:1-2@1 2:draw"``. Every move is checked against
 
 from __future__ import annotations
 
-from kozel.core import DRAW, KNOCK, PIPS, Move, Play, PlayDoubles, Tile, parse_tile
+from kozel.core import (
+    DECLINE_HUNDRED,
+    DOUBLE_OF,
+    DRAW,
+    KNOCK,
+    PIPS,
+    Move,
+    Play,
+    PlayDoubles,
+    Tile,
+    parse_tile,
+)
 from kozel.match import Match
 from kozel.round import Deal, Round
 from kozel.scoring.goat import Account
@@ -59,6 +72,10 @@ def move(text: str) -> Move:
         return DRAW
     if text == "knock":
         return KNOCK
+    if text == "hundred":
+        return Play(DOUBLE_OF[6], None, False, True)
+    if text == "no-hundred":
+        return DECLINE_HUNDRED
     if "+" in text:
         return PlayDoubles(tuple(_play(part) for part in text.split("+")))
     return _play(text)

@@ -83,9 +83,11 @@ def reserve(game: str, opts: Any) -> int:
 
 
 def spinner(game: str, opts: Any) -> bool:
-    return game in ("all_fives", "telephone", "all_threes") or (
-        game == "threes_fives" and opts.spinner
-    )
+    """§6: the first double is a spinner in All Fives and All Threes unless played without a
+    cross (§13.5), in Telephone, and in Threes and Fives with its ``spinner`` option."""
+    if game in ("all_fives", "all_threes"):
+        return bool(opts.cross)
+    return game == "telephone" or (game == "threes_fives" and opts.spinner)
 
 
 def arms_count(game: str, opts: Any) -> bool:

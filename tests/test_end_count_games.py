@@ -314,34 +314,65 @@ def test_bergen_header_points() -> None:
 
 
 BERGEN_LINE_FILLERS = {
-    "everyone holds a double": (("3-3 0-1", "4-4 0-3", "5-5 0-4", "6-6 0-5 1-3"), 0),
-    "one player without": (("3-3 0-1", "4-4 0-3", "0-4 0-5", "5-5 6-6 1-3"), 2),
-    "several without": (("3-3 0-1", "0-3 1-3", "0-4 0-5", "4-4 5-5 6-6"), 1),
-    "a shared lowest count": (("3-3 0-5", "0-3 0-4", "0-1 1-5", "4-4 5-5 6-6"), None),
+    "everyone holds a double": (
+        ("3-3 0-1", "4-4 0-3", "5-5 0-4", "6-6 0-5 1-3"),
+        "1-5 1-6 3-4 3-6 4-5 4-6 0-0 5-6",
+        0,
+    ),
+    "one player without": (
+        ("3-3 0-1", "4-4 0-3", "0-4 0-5", "5-5 6-6 1-3"),
+        "1-5 1-6 3-4 3-6 4-5 4-6 0-0 5-6",
+        2,
+    ),
+    "several without": (
+        ("3-3 0-1", "0-3 1-3", "0-4 0-5", "4-4 5-5 6-6"),
+        "1-5 1-6 3-4 3-6 4-5 4-6 0-0 5-6",
+        1,
+    ),
+    "a shared lowest count": (
+        ("3-3 0-5", "0-3 0-4", "0-1 1-5", "4-4 5-5 6-6"),
+        "1-3 4-5 1-6 3-4 3-6 4-6 0-0 5-6",
+        None,
+    ),
 }
-"""Bergen hands beside the §2.4 fish line (roles 0..3 = seats 0..3), and the seat whose block
-it is: the lowest double held (3-3); the only hand with no double; the lowest count of those
-with none (0-3 1-3 = 7 against 0-4 0-5 = 9); 0-3 0-4 and 0-1 1-5 both 7: nobody."""
+"""Bergen hands beside the §2.4 fish line (roles 0..3 = seats 0..3), the bazaar in draw order
+(its last two tiles hidden), and the seat whose block it is. After the fish each seat in turn
+draws one tile (seats 3, 0, 1, 2, 3, 0: the six drawable ones) and passes (§13.4); then, with
+the hands as they are: the lowest double held (3-3); the only hand with no double (seat 2 drew
+3-6); the lowest count of those with none (0-3 1-3 + 3-4 = 14 against 0-4 0-5 + 3-6 = 18); 0-3
+0-4 + 1-6 and 0-1 1-5 + 3-4 both 14: nobody."""
+
+BERGEN_DRAWS = "3:draw 3:knock 0:draw 0:knock 1:draw 1:knock 2:draw 2:knock 3:draw 3:knock 0:draw"
+"""§13.4: the fish leaves six drawable tiles; nobody can play, so each seat draws one a turn
+(none fits) and passes; the last draw leaves only the two hidden tiles: the block."""
 
 
-def bergen_block(fillers: tuple[str, ...], target: int = 0) -> Match:
-    """A 4-player Bergen hand on the §2.4 fish line; ``fillers`` are the tiles each seat keeps,
-    and the rest (0-0 among them) is the bazaar."""
+def bergen_block(fillers: tuple[str, ...], bazaar: str, target: int = 0) -> Match:
+    """A 4-player Bergen hand on the §2.4 fish line; ``fillers`` are the tiles each seat keeps
+    and ``bazaar`` the rest (0-0 among them) in draw order. The fish does not end the hand:
+    the seats draw the drawable tiles one a turn, and the last draw blocks it."""
     hands = tuple(f"{own} {extra}" for own, extra in zip(FISH_ROLES, fillers, strict=True))
-    m = start("bergen", {"target": target}, hands)
+    m = start("bergen", {"target": target}, hands, bazaar)
     script = " ".join(f"{role}:{text}" for role, text in FISH_MOVES)
     assert points_of(m, script) == [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
+    assert not m.round.over and m.round.bazaar_left == 6 and m.round.reserve == 2
+    *before_last, last = BERGEN_DRAWS.split()
+    points_of(m, " ".join(before_last))
+    assert not m.round.over and legal(m) == {"draw"}
+    points_of(m, last)
+    assert m.round.over and m.round.bazaar_left == 0
     return m
 
 
 @pytest.mark.parametrize("case", list(BERGEN_LINE_FILLERS))
 def test_bergen_block(case: str) -> None:
-    """§7's block, written as a fish (§8.5.5), judged per player from the hands left. On the
-    §2.4 line the lead 1-1 scores 2 (0-0 lies in the bazaar, so the lowest double held leads)
-    and the fisherman's 2-5 makes both ends 2, a double-header: 2. The block's scorer leads the
-    next hand; when nobody scores, the fisherman does."""
-    fillers, scorer = BERGEN_LINE_FILLERS[case]
-    m = bergen_block(fillers)
+    """§7's block, written as a fish (§8.5.5), judged per player from the hands left once
+    only the two hidden tiles remain (§13.4). On the §2.4 line the lead 1-1 scores 2 (0-0 lies
+    in the bazaar, so the lowest double held leads) and the fisherman's 2-5 makes both ends 2,
+    a double-header: 2. The fisherman (the last to lay a tile) stays seat 2 through the draws.
+    The block's scorer leads the next hand; when nobody scores, the fisherman does."""
+    fillers, bazaar, scorer = BERGEN_LINE_FILLERS[case]
+    m = bergen_block(fillers, bazaar)
     result = m.results[-1]
     assert result.end_dict() == {"kind": "fish", "seat": 2}
     credited = [0, 0, 0, 0]
@@ -368,8 +399,8 @@ def test_a_target_passed_during_play_by_two_units_in_one_hand() -> None:
     """§8.5.7: with target 2, seat 0 reaches it with its first tile and seat 2 with the last;
     the hand is played out, and the highest score at its end wins (seat 2: 2 + 2 for the
     block, against seat 0's 2)."""
-    fillers, _ = BERGEN_LINE_FILLERS["one player without"]
-    m = bergen_block(fillers, target=2)
+    fillers, bazaar, _ = BERGEN_LINE_FILLERS["one player without"]
+    m = bergen_block(fillers, bazaar, target=2)
     assert m.result is not None
     assert m.result.to_dict() == {
         "winners": [2],
@@ -391,9 +422,9 @@ def test_bergen_target_by_players() -> None:
 # --- §8.4 options, the leads of §8.5.1–2 ---------------------------------------------------
 
 OPTIONS = {
-    "all_fives": {"target": 100, "bonus_divisor": 5, "spinner_arms_count": True},
+    "all_fives": {"target": 100, "bonus_divisor": 5, "spinner_arms_count": True, "cross": True},
     "telephone": {"target": 61, "doubles_at_once": False},
-    "all_threes": {"target": 100, "spinner_arms_count": True},
+    "all_threes": {"target": 100, "spinner_arms_count": True, "cross": True},
     "threes_fives": {
         "target": 251,
         "hand_sizes": "standard",
@@ -478,8 +509,8 @@ def test_the_lot_is_recorded_and_checked() -> None:
 def test_records_of_these_games_carry_points_and_replay() -> None:
     """Every play of a finished game carries its points; a record whose points disagree with
     the rules is refused, naming the move."""
-    fillers, _ = BERGEN_LINE_FILLERS["one player without"]
-    m = bergen_block(fillers, target=2)
+    fillers, bazaar, _ = BERGEN_LINE_FILLERS["one player without"]
+    m = bergen_block(fillers, bazaar, target=2)
     record = round_trip(m)
     bad = json.loads(json.dumps(record))
     bad["rounds"][0]["moves"][0]["points"] = 3

@@ -22,7 +22,7 @@ from kozel.core import (
 from kozel.match import Match
 from kozel.notation import dumps, record_of, replay
 from kozel.round import Round
-from tests.randomplay import OPTION_SETS, option_sets, play_random
+from tests.randomplay import CORRECTED_SETS, OPTION_SETS, option_sets, play_random
 
 GAMES_PER_SET = 400  # 12 option sets: 4,800 games
 
@@ -78,6 +78,8 @@ def check_round_ends(match: Match) -> None:
         assert end.kind in ("out", "fish")
         if end.kind == "out":
             assert rnd.hands[end.seat] == 0
+        elif rnd.closed_both:  # two doubles closed before any double: a fish by rule
+            assert rnd.layout.closed[:2] == [True, True]
         else:
             assert rnd.hands[end.seat] != 0
             ignore = DOUBLES_MASK if opts.fish_ignores_double else 0
@@ -98,9 +100,10 @@ def check_round_ends(match: Match) -> None:
     assert losers and all(match.sheet[u].account >= opts.loss_limit for u in losers)
 
 
-@pytest.mark.parametrize(("index"), range(len(OPTION_SETS)))
+@pytest.mark.parametrize(("index"), range(len(OPTION_SETS) + len(CORRECTED_SETS)))
 def test_random_games_keep_the_rules(index: int) -> None:
-    rules, opts = option_sets()[index]
+    rules, raw = [*OPTION_SETS, *CORRECTED_SETS][index]
+    opts = rules.options(raw)
     for seed in range(GAMES_PER_SET):
         check = check_position if seed < 40 else None
         match = play_random(rules, opts, seed, check)

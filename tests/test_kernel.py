@@ -26,11 +26,11 @@ from kozel.match import Match
 from kozel.scoring.base import Scoring
 from kozel.scoring.goat import Account
 from kozel.views import view_for
-from tests.randomplay import MATRIX, OPTION_SETS, option_sets
+from tests.randomplay import CORRECTED_SETS, MATRIX, OPTION_SETS, option_sets
 
 ROUNDS_PER_SET = 300
 PENALTY = 150.0
-SETS = [*OPTION_SETS, *MATRIX, (BYKOVO, {})]
+SETS = [*OPTION_SETS, *MATRIX, (BYKOVO, {}), *CORRECTED_SETS]
 
 
 def python_cost(match: Match) -> list[float]:

@@ -24,6 +24,7 @@ from kozel.core import (
     PIPS,
     SUIT_MASK,
     TILE_COUNT,
+    DeclineHundred,
     Draw,
     InvalidOption,
     Knock,
@@ -84,9 +85,16 @@ def count_of(game: str, hand: int) -> int:
 
 def reference_moves(match: Match, rnd: Round) -> set[tuple[Any, ...]]:
     """Every legal move by brute force: single tiles on fitting arms; Sea Goat's two doubles at
-    once on both ends (§5) and the hundred (a leader with a record who holds 6-6)."""
+    once on both ends (§5) and the hundred (a leader with a record who holds 6-6; §13.3 another
+    seat with the record who was dealt 6-6 is asked first: the hundred or no)."""
     hand = rnd.hands[rnd.turn]
     ends = rnd.layout.ends[:2]
+    if match.rules.id == "sea_goat" and not rnd.history:
+        holders = [s for s in range(match.opts.players) if rnd.hands[s] >> SIX_SIX & 1]
+        holder = holders[0] if holders else rnd.leader  # 6-6 may lie in the bazaar
+        asked = holder != rnd.leader and match.sheet[match.opts.unit_of(holder)] > 0
+        if asked and rnd.turn == holder:
+            return {("hundred", SIX_SIX), ("DeclineHundred",)}
     if rnd.layout.first < 0:
         moves: set[tuple[Any, ...]] = {
             ("play", x, None) for x in range(TILE_COUNT) if rnd.lead_mask >> x & 1
@@ -252,9 +260,13 @@ def check_round(match: Match, index: int, scores: list[int]) -> dict[str, Any] |
         first = next(x for x in order if any(h >> x & 1 for h in deal.masks))
         assert rnd.leader == next(s for s, h in enumerate(deal.masks) if h >> first & 1)
         assert rnd.first_tile == first
+    elif rnd.hundred >= 0:  # §13.3: the record holder dealt 6-6 declared it, and led
+        assert rnd.leader == rnd.hundred and deal.masks[rnd.hundred] >> SIX_SIX & 1
+        assert scores[opts.unit_of(rnd.hundred)] > 0
     else:
         assert rnd.leader == expected_leader(match, index)
-    assert rnd.history[0][0] == rnd.leader
+    laid = [(s, m) for s, m, _ in rnd.history if not isinstance(m, DeclineHundred)]
+    assert laid[0][0] == rnd.leader  # §13.3: a refused hundred comes first
     # the end
     assert rnd.end is not None
     kind, seat = rnd.end
@@ -290,6 +302,11 @@ def check_round(match: Match, index: int, scores: list[int]) -> dict[str, Any] |
     ]
     if written_off:
         expected = [{**e, "written_off": True} for e in expected]
+    decides = expected_decides(match, rnd, counts) if game == "sea_goat" else None
+    if rnd.hundred >= 0 and decides is None:  # §13.3: failed under 25, his record goes
+        unit = opts.unit_of(rnd.hundred)
+        after[unit] = 0
+        expected[unit] = {**expected[unit], "after": 0, "written_off": True}
     assert result.entries == expected
     for e in result.entries:
         if e.get("written_off"):
@@ -298,7 +315,6 @@ def check_round(match: Match, index: int, scores: list[int]) -> dict[str, Any] |
             assert e["after"] == e["before"] + e["during"] + e["credited"]
     assert result.eggs == 0
     scores[:] = after
-    decides = expected_decides(match, rnd, counts) if game == "sea_goat" else None
     assert result.decides == decides
     end = {"kind": kind, "seat": seat, **({"decides": decides} if decides else {})}
     assert result.end_dict() == end

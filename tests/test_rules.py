@@ -29,12 +29,16 @@ def test_defaults() -> None:
         ({"fish_mode": "fast"}, "must be one of everyone, all_to_loser, own_to_loser"),
         ({"bazaar_reserve": 3}, "option 'bazaar_reserve' must be one of 0, 1, 2; got 3"),
         ({"loss_limit": 10_001}, "option 'loss_limit' must be an integer 1..10000; got 10001"),
-        ({"open_threshold": 0}, "option 'open_threshold' must be an integer 1..1000; got 0"),
+        ({"open_threshold": -1}, "option 'open_threshold' must be an integer 0..1000; got -1"),
+        ({"hand_sizes": "six"}, "option 'hand_sizes' must be one of seven, by_players; got 'six'"),
+        (
+            {"first_lead": "two_two"},
+            "option 'first_lead' must be one of one_one, six_six, zero_zero; got 'two_two'",
+        ),
         ({"loss_limit": True}, "option 'loss_limit' must be an integer 1..10000; got True"),
         ({"colour": 1}, "goat has no option 'colour'; its options are players, teams"),
         ({"teams": True, "players": 3}, "teams needs players = 4; got players = 3"),
         ({"lead_by": "winner_partner"}, "lead_by = winner_partner needs teams = true"),
-        ({"special_doubles": True}, "special_doubles needs teams = true"),
     ],
 )
 def test_bad_options_are_explained(raw: dict[str, object], message: str) -> None:
@@ -65,9 +69,22 @@ def test_presets() -> None:
         "all_to_loser",
         125,
     )
+    assert (g125.hand_sizes, g125.first_lead) == ("by_players", "six_six")
     yard = GOAT.parse_options([], "yard")
     assert yard.teams and yard.special_doubles and yard.lead_by == "winner_partner"
-    with pytest.raises(InvalidOption, match="presets: goat-125, yard"):
+    classic = GOAT.parse_options([], "penalty-classic")
+    assert (classic.hand_sizes, classic.first_lead, classic.open_threshold) == (
+        "by_players",
+        "zero_zero",
+        0,
+    )
+    assert (classic.lone_zero_value, classic.fish_mode, classic.loss_limit) == (
+        10,
+        "everyone",
+        100,
+    )
+    assert GOAT.parse_options(["loss_limit=150"], "penalty-classic").loss_limit == 150
+    with pytest.raises(InvalidOption, match="presets: goat-125, penalty-classic, yard"):
         GOAT.parse_options([], "nope")
 
 

@@ -246,8 +246,9 @@ def test_bazaar_reserve_2_knock_and_fish_in_the_reserve() -> None:
 
 def test_goat_125_reserve_1_draws_the_next_to_last_tile() -> None:
     """§3.1 / §2.3: with reserve 1 (Goat-125) the 13th tile can still be drawn; it fits, so
-    seat 1 must lay a fitting tile at once (no more drawing); 1-6 is never drawn."""
-    m = reserve_match(**GOAT.presets["goat-125"])
+    seat 1 must lay a fitting tile at once (no more drawing); 1-6 is never drawn. (Two players
+    take 7 tiles in Goat-125 too; the deal is led with 1-1 here.)"""
+    m = reserve_match(**{**GOAT.presets["goat-125"], "first_lead": "one_one"})
     assert legal(m) == {"draw"}
     run(m, "1:draw")
     assert m.round.bazaar_left == 0

@@ -83,10 +83,21 @@ def test_trumps_follow_trumps_and_a_void_player_may_trump_or_not() -> None:
     assert playable(ts("3-3 1-2"), 6, trumps=3) == ts("3-3 1-2")
 
 
-def test_within_a_suit_the_double_is_highest_then_the_other_half() -> None:
+def test_within_a_suit_the_double_is_highest_then_the_lower_half() -> None:
+    """§13.6: within a suit the double is highest, then the lower half decides; 5-6 belongs to
+    the sixes, so it neither follows nor wins a trick led with a 5."""
     assert trick_winner(ts("4-5 5-5 0-5 5-6"), trumps=1) == 1
-    assert trick_winner(ts("4-5 0-5 5-6 2-5"), trumps=1) == 2
+    assert trick_winner(ts("0-5 2-5 5-6 4-5"), trumps=1) == 3
     assert trick_winner(ts("2-4 0-4 1-4 3-4"), trumps=6) == 3
+
+
+def test_a_tile_belongs_to_the_suit_of_its_higher_half_only() -> None:
+    """§13.6 (000: "on 5-2 lay 5-3, not 2-4"): 6-5 is a six, never a five; a led non-trump
+    calls its higher half, and a player must follow with a tile of that higher half."""
+    assert not follows(t("5-6"), 5, trumps=0) and follows(t("5-6"), 6, trumps=0)
+    assert playable(ts("5-6 2-4 1-3"), 5, trumps=0) == ts("5-6 2-4 1-3")  # no five: any
+    assert playable(ts("5-6 3-5 1-3"), 5, trumps=0) == ts("3-5")
+    assert led_suit(t("5-6"), trumps=0) == 6
 
 
 def test_the_highest_trump_wins_else_the_highest_of_the_led_suit() -> None:
@@ -160,7 +171,8 @@ def test_a_player_must_follow_suit_when_he_can() -> None:
     with pytest.raises(IllegalMove, match="does not follow suit"):
         hand.push(Lay(t("5-5")))  # seat 3 holds 3-4, 4-4, 4-5
     hand.push(Lay(t("3-4")))
-    assert {m.tile for m in hand.legal_moves() if isinstance(m, Lay)} == set(ts("4-6"))
+    # seat 0 holds no tile whose higher half is 4 (4-6 is a six, §13.6): any tile
+    assert {m.tile for m in hand.legal_moves() if isinstance(m, Lay)} == set(SIXES[0])
     with pytest.raises(IllegalMove, match="does not hold"):
         hand.push(Lay(t("3-4")))
 
@@ -245,16 +257,16 @@ def test_a_set_bid_puts_the_opponents_over_the_target_and_ends_the_game() -> Non
 def test_both_over_the_higher_wins_and_equal_scores_go_to_the_bidding_pair(
     after: tuple[int, int], winner: int
 ) -> None:
-    # seat 0 bids 30 and names 4s: pair 0 makes it, each pair records what it took
+    # seat 0 bids 30 and names 2s: pair 0 makes it, each pair records what it took
     match = TrumpsMatch(opts(), seed=None)
     match.start_hand(SIXES)
-    for m in [Bid(30), PASS, PASS, PASS, NameTrumps(4)]:
+    for m in [Bid(30), PASS, PASS, PASS, NameTrumps(2)]:
         match.push(m)
     probe = match.copy()
     first_legal_match(probe)
     taken = probe.hands[-1].taken
-    assert probe.hands[-1].made and taken == [35, 7]
-    match.scores = [after[0] - 35, after[1] - 7]
+    assert probe.hands[-1].made and taken == [40, 2]
+    match.scores = [after[0] - 40, after[1] - 2]
     first_legal_match(match)
     assert match.scores == list(after)
     assert match.result is not None and match.result.units == [winner]

@@ -366,11 +366,17 @@ def test_out_round_with_eggs_pending() -> None:
 
 
 def test_goat_125_preset() -> None:
-    """§3.1: Goat-125 = reserve 1, recorded from 25 at once, all_to_loser (eggs), loser at 125;
-    everything else is Goat's default."""
+    """§3.1 and §13.1: Goat-125 = the traditional deal (by players) and first lead (6-6 down),
+    reserve 1, recorded from 25 at once, all_to_loser (eggs), loser at 125; everything else is
+    Goat's default."""
     opts = GOAT.options(GOAT.presets["goat-125"])
     assert opts == GOAT_OPTIONS(
-        bazaar_reserve=1, open_threshold=25, fish_mode="all_to_loser", loss_limit=125
+        hand_sizes="by_players",
+        first_lead="six_six",
+        bazaar_reserve=1,
+        open_threshold=25,
+        fish_mode="all_to_loser",
+        loss_limit=125,
     )
     s = settle(opts, accts("0 +20 0"), [24, 0, 25], out_unit=1, eggs=0)
     assert shown(s.after) == "+24 0 25"
@@ -395,11 +401,10 @@ def test_yard_preset() -> None:
 
 
 def test_yard_options_need_teams() -> None:
-    """§2.8: lead_by = winner_partner and special_doubles need teams."""
+    """§2.8: lead_by = winner_partner needs teams; §13.1: special_doubles no longer does."""
     with pytest.raises(InvalidOption):
         GOAT.options({"lead_by": "winner_partner"})
-    with pytest.raises(InvalidOption):
-        GOAT.options({"special_doubles": True})
+    assert GOAT.options({"special_doubles": True, "players": 3}).special_doubles
 
 
 def test_yard_lead_with_a_double_unless_only_0_0_or_6_6() -> None:

@@ -38,7 +38,7 @@ from kozel.bots.kernel import (
     to_kernel,
 )
 from kozel.bots.sampling import Sampler, World, lacked_values
-from kozel.core import DOUBLES_MASK, Draw, Move, Play
+from kozel.core import DOUBLES_MASK, FULL_MASK, Draw, Move, Play
 from kozel.history import plays_of
 from kozel.views import SeatView
 
@@ -146,7 +146,7 @@ class ExpertBot:
                 world.hands,
                 world.bazaar,
                 world.reserve | dead_doubles,
-                0,
+                FULL_MASK if view.asking >= 0 else 0,  # asked: the leader may lead any tile
                 ends,
                 closed,
                 view.spinner,
@@ -161,6 +161,7 @@ class ExpertBot:
                 tips,
                 spinner_line,
                 circle,
+                view.asking,
             )
             costs = _kernel.evaluate(
                 state,

@@ -4,7 +4,8 @@ It sheds heavy tiles and doubles early, keeps its suits varied and the ends foll
 its partner and starves the next opponent (from the values each seat is known to lack: it
 knocked or drew while they showed), and makes a fish only when its own hand is light. In the
 games that score during play it first takes the best immediate score (going out first of
-all), and never draws while a tile fits.
+all), and never draws while a tile fits. Asked about Sea Goat's hundred, it declares it when
+the rest of its hand is light (:data:`HUNDRED_BELOW`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import random
 
 from kozel.bots.sampling import lacked_values
 from kozel.core import (
+    DOUBLE_OF,
     DOUBLES_MASK,
     FULL_MASK,
     HIGH,
@@ -21,6 +23,7 @@ from kozel.core import (
     OTHER_HALF,
     PIPS,
     SUIT_MASK,
+    DeclineHundred,
     Draw,
     Knock,
     Move,
@@ -43,6 +46,10 @@ DRAW_WHEN_ABLE = -1_000_000.0
 KNOCK_WHEN_ABLE = -1_000_000.0
 """A knock offered while a tile fits (Bykovo's tactical pass): the greedy bot never passes
 by choice, since every tile it keeps counts against it."""
+HUNDRED_BELOW = 15
+"""Asked about Sea Goat's hundred (it holds the record and was dealt 6-6, and another seat
+would lead), the greedy bot declares it when the rest of its hand counts less than this:
+a light hand is seldom caught with 25 or more."""
 
 
 class GreedyBot:
@@ -62,6 +69,11 @@ class GreedyBot:
         return moves[ties[int(self.rng.random() * len(ties))]]
 
     def score(self, view: SeatView, move: Move, lacks: list[int]) -> float:
+        if view.asking >= 0:  # the hundred or no: 1 for its choice, 0 for the other
+            light = pips_of(view.hand_mask & ~(1 << DOUBLE_OF[6])) < HUNDRED_BELOW
+            return float(isinstance(move, Play) == light)
+        if isinstance(move, DeclineHundred):
+            return 0.0
         if isinstance(move, Draw):  # offered beside plays only where drawing when able is legal
             return DRAW_WHEN_ABLE
         if isinstance(move, Knock):  # offered beside plays only where a knock is always legal

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kozel.bots.kernel import layout_tips, to_kernel
-from kozel.core import Draw, Knock, Move, Play, PlayDoubles
+from kozel.core import DeclineHundred, Draw, Knock, Move, Play, PlayDoubles
 from kozel.history import open_values, plays_of, walk
 from kozel.views import SeatView
 
@@ -58,8 +58,8 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
                 drew_this_turn[seat] = True
             before.append((seat, move, None))
             continue
-        if isinstance(move, Knock):
-            if knock_proves:  # a Bykovo pass proves nothing
+        if isinstance(move, Knock | DeclineHundred):
+            if knock_proves and isinstance(move, Knock):  # a Bykovo pass proves nothing
                 lacks[seat] |= values
             before.append((seat, move, None))
             continue
@@ -86,7 +86,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             sizes[seat] -= 1
             drew_since[seat] = True
             continue
-        if isinstance(move, Knock):
+        if isinstance(move, Knock | DeclineHundred):
             continue
         assert isinstance(move, Play | PlayDoubles)
         plays = move.plays if isinstance(move, PlayDoubles) else (move,)

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING
 from kozel import _kernel
 from kozel.bots.sampling import lacked_values
 from kozel.core import (
+    DECLINE_HUNDRED,
     DOUBLES_MASK,
     DRAW,
     KNOCK,
+    DeclineHundred,
     Draw,
     Knock,
     Layout,
@@ -65,7 +67,7 @@ __all__ = [
 ]
 
 _MASK64 = (1 << 64) - 1
-PLAY, DOUBLES, DRAW_KIND, KNOCK_KIND, HUNDRED_KIND = 0, 1, 2, 3, 4
+PLAY, DOUBLES, DRAW_KIND, KNOCK_KIND, HUNDRED_KIND, DECLINE_KIND = 0, 1, 2, 3, 4, 5
 SHEET_GOAT, SHEET_RACE, SHEET_PLACES = 0, 1, 2
 COUNT_MODES: dict[Callable[[int, Options], int], int] = {
     goat_count: 0,
@@ -166,6 +168,8 @@ def to_kernel(move: Move) -> KernelMove:
         )
     if isinstance(move, Draw):
         return DRAW_KIND, ()
+    if isinstance(move, DeclineHundred):
+        return DECLINE_KIND, ()
     assert isinstance(move, Knock)
     return KNOCK_KIND, ()
 
@@ -176,6 +180,8 @@ def from_kernel(move: KernelMove) -> Move:
         return DRAW
     if kind == KNOCK_KIND:
         return KNOCK
+    if kind == DECLINE_KIND:
+        return DECLINE_HUNDRED
     made = tuple(
         Play(t, None if arm < 0 else arm, bool(close), kind == HUNDRED_KIND)
         for t, arm, close in plays
@@ -204,12 +210,15 @@ def pack_state(
     tips: Sequence[Tile] = (-1, -1, -1, -1),
     spinner_line: int = 0,
     circle: Circle | None = None,
+    asking: int = -1,
 ) -> StateTuple:
     """A position for the kernel; ``bazaar`` is the drawable tiles still to come, in order,
     and ``dead`` the tiles that never hold a fish open (reserve, ignored doubles, the tiles
     a game without draws leaves out of play); ``drew``: the seat to move has drawn this turn;
     ``tips`` and ``spinner_line`` as :func:`layout_tips` gives them (the end sum needs them);
-    ``circle``: where the round stands in the passes and the last circle (Bykovo)."""
+    ``circle``: where the round stands in the passes and the last circle (Bykovo; its leader
+    is also the regular leader, who leads when ``asking``, Sea Goat's record holder asked
+    about the hundred, declines it)."""
     leader, passes, first_out, circle_left, last_layer = circle or (turn, 0, -1, 0, -1)
     return (
         opts.players,
@@ -246,6 +255,8 @@ def pack_state(
         first_out,
         circle_left,
         last_layer,
+        asking,
+        int(rules.closing_both_is_fish and not opts.legacy),
     )
 
 
@@ -429,4 +440,5 @@ def pack_round(rnd: Round) -> StateTuple:
         tips,
         line,
         (rnd.leader, rnd.passes, rnd.first_out, rnd.circle_left, rnd.last_layer()),
+        rnd.asking,
     )

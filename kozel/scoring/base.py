@@ -147,6 +147,11 @@ class Scoring:
         """True when ``seat`` may declare Sea Goat's hundred at its lead."""
         return False
 
+    def asked_about_hundred(self, sheet: Sequence[Cell], hands: Sequence[int], leader: int) -> int:
+        """The seat asked before ``leader`` leads whether it declares Sea Goat's hundred (the
+        record holder dealt 6-6, when he is not the leader), else -1."""
+        return -1
+
     def settle(
         self, sheet: tuple[Cell, ...], eggs: int, rnd: Round, counts: list[int], during: list[int]
     ) -> Settlement:

@@ -41,6 +41,8 @@ class EndCountOptions(RaceOptions):
     spinner: bool
     keep_last: bool
     draw_when_able: bool
+    cross: bool
+    """All Fives' and All Threes' cross: false makes the layout a line without a spinner."""
 
     def reserve_size(self) -> int:
         """Threes and Fives' ``keep_last``: 2 players never draw the last 2, 3–4 the last 1."""

@@ -26,6 +26,10 @@ FishMode = Literal["everyone", "all_to_loser", "own_to_loser"]
 FISH_MODES: tuple[FishMode, ...] = ("everyone", "all_to_loser", "own_to_loser")
 LeadBy = Literal["winner", "winner_partner"]
 LEAD_BY: tuple[LeadBy, ...] = ("winner", "winner_partner")
+GoatHandSizes = Literal["seven", "by_players"]
+GOAT_HAND_SIZES: tuple[GoatHandSizes, ...] = ("seven", "by_players")
+FirstLead = Literal["one_one", "six_six", "zero_zero"]
+FIRST_LEADS: tuple[FirstLead, ...] = ("one_one", "six_six", "zero_zero")
 
 SPECIAL_BONUS = {DOUBLE_OF[6]: 50, DOUBLE_OF[0]: 25}
 """Yard Goat (``special_doubles``): what leading or ending a round with 6-6 / 0-0 costs."""
@@ -44,6 +48,8 @@ class GoatOptions(Options):
     loss_limit: int
     lead_by: LeadBy
     special_doubles: bool
+    hand_sizes: GoatHandSizes
+    first_lead: FirstLead
 
     def reserve_size(self) -> int:
         return self.bazaar_reserve
@@ -111,7 +117,8 @@ def settle(
     """Score a round for every unit (RULES.md §2.5–2.7).
 
     ``out_unit`` is the unit that went out, ``None`` after a fish. ``eggs`` is what earlier
-    ties carried forward; ``bonus`` the Yard Goat extra charge for the round's loser. Returns
+    ties carried forward; ``bonus`` the Yard Goat extra charge: after an out every other unit
+    pays it, after a fish the loser the fish mode charges (on a tie it joins the eggs). Returns
     each unit's charge, the accounts after, the eggs carried on and the loser if there is one.
     """
     assert isinstance(opts, GoatOptions)
@@ -122,13 +129,11 @@ def settle(
     if out_unit is not None:
         others = [u for u in units if u != out_unit]
         loser = _single_top(unit_counts, others)
-        for u in others:
-            charged[u] = unit_counts[u]
+        for u in others:  # the Yard Goat extra goes to every unit but the one that went out
+            charged[u] = unit_counts[u] + bonus
         if loser is not None:
-            charged[loser] += eggs + bonus
+            charged[loser] += eggs
             eggs = 0
-        else:
-            eggs += bonus
         for u in others:
             after[u] = before[u].charge(charged[u], threshold)
         after[out_unit] = before[out_unit].forget()

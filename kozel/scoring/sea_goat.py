@@ -3,7 +3,9 @@
 A hand's winner is credited the losers' counts. A unit without a record records a credit only
 of ``open_at`` or more; if it opens while another unit has a record, every record is written
 off (the new credit too). Going out on ``0-0`` (the bald goat), on ``6-6`` with a loser
-holding more than 25, or the hundred made or failed, ends the game at once.
+holding more than 25, or the hundred made or failed (caught with 25 or more), ends the game at
+once. The record holder dealt ``6-6`` may declare the hundred in any round; when it neither
+wins nor loses the game, the round is scored and then his record is written off.
 """
 
 from __future__ import annotations
@@ -53,6 +55,14 @@ class SeaGoatScoring(RaceScoring):
     def may_declare_hundred(self, sheet: Sequence[Cell], seat: int) -> bool:
         return int(sheet[self.opts.unit_of(seat)]) > 0
 
+    def asked_about_hundred(self, sheet: Sequence[Cell], hands: Sequence[int], leader: int) -> int:
+        """In any round the record holder who was dealt 6-6 may declare the hundred: when he
+        is not the leader he is asked first."""
+        for seat, hand in enumerate(hands):
+            if hand >> DOUBLE_OF[6] & 1 and self.may_declare_hundred(sheet, seat):
+                return -1 if seat == leader else seat
+        return -1
+
     def settle(
         self, sheet: tuple[Cell, ...], eggs: int, rnd: Round, counts: list[int], during: list[int]
     ) -> Settlement:
@@ -75,6 +85,10 @@ class SeaGoatScoring(RaceScoring):
         if written_off:
             entries = [{**entry, "written_off": True} for entry in entries]
         decides = self.decides(rnd, counts)
+        if rnd.hundred >= 0 and decides is None:  # failed under 25: his record goes
+            unit = self.opts.unit_of(rnd.hundred)
+            after[unit] = 0
+            entries[unit] = {**entries[unit], "after": 0, "written_off": True}
         if decides is not None:
             result: MatchResult | None = self.decided(decides, after, rnd)
         else:
@@ -86,8 +100,12 @@ class SeaGoatScoring(RaceScoring):
         self, rnd: Round, counts: list[int], decides: dict[str, Any] | None
     ) -> dict[str, Any]:
         """Also why the round decided the game at once: ``hundred_made``, ``hundred_failed``,
-        ``bald_goat`` (out on 0-0) or ``six_six`` (out on 6-6 with a loser over 25)."""
+        ``bald_goat`` (out on 0-0) or ``six_six`` (out on 6-6 with a loser over 25); and
+        ``hundred_lost``: the seat whose hundred, declared this round, neither won nor lost the
+        game and so cost him his record (-1: none)."""
         out = super().facts(rnd, counts, decides)
+        ended = rnd.end is not None and rnd.end.kind != "timeout"
+        out["hundred_lost"] = rnd.hundred if ended and decides is None else -1
         if decides is not None:
             if rnd.hundred >= 0 and decides["seat"] == rnd.hundred:
                 out["decided_by"] = "hundred_made" if decides["won"] else "hundred_failed"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kozel.codec import event_to_dict, parse_move
-from kozel.core import TILE_NAMES, Play, PlayDoubles, tiles_of
+from kozel.core import DECLINE_HUNDRED, DRAW, TILE_NAMES, Play, PlayDoubles, tiles_of
 from kozel.game import Game
 from kozel.match import Match
 from kozel.rules import Ruleset
@@ -81,7 +81,7 @@ def _position(match: Match, event: dict[str, Any] | None, laid: list[str]) -> di
     }
 
 
-FACTS = ("hundred", "decided_by", "winner", "credit")
+FACTS = ("hundred", "decided_by", "hundred_lost", "winner", "credit")
 
 
 def positions(record: dict[str, Any]) -> dict[str, Any]:
@@ -104,10 +104,14 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
         steps = [_position(match, None, [])]
         for j, raw_move in enumerate(raw["moves"], start=1):
             seat, move, drawn = parse_move(raw_move, f"round {i}, move {j}", opts.players)
+            if rnd.declines(seat, move):  # the record leaves a refused hundred out
+                match.push(DECLINE_HUNDRED)
             match.push(move)
             steps.append(_position(match, event_to_dict(seat, move, drawn), _laid(move)))
         end = raw["end"]
         if not rnd.over and end.get("kind") == "timeout":
+            if rnd.declines(end["seat"], DRAW):
+                match.push(DECLINE_HUNDRED)
             match.timeout(end["seat"])
         facts = match.round_summaries(len(match.results) - 1)[0]
         rounds.append(

@@ -190,7 +190,7 @@ def voids(view: TrumpsView) -> list[set[int]]:
 def _allowed(t: Tile, void: set[int], trumps: int) -> bool:
     if IS_TRUMP[trumps][t]:
         return TRUMP_SUIT not in void
-    return not any(holds in void for holds in {LOW[t], HIGH[t]})
+    return HIGH[t] not in void  # it belongs to the suit of its higher half only
 
 
 def sample_hands(

@@ -167,7 +167,7 @@ class TrumpsHand:
         if suit is not None and not follows(move.tile, suit, self.trumps):
             able = [t for t in hand if follows(t, suit, self.trumps)]
             if able:
-                name = "trumps" if suit == TRUMP_SUIT else f"a {suit}"
+                name = "trumps" if suit == TRUMP_SUIT else f"a {suit} (its higher half)"
                 raise IllegalMove(
                     f"{move} does not follow suit: seat {seat} must lay {name} "
                     f"({' '.join(TILE_NAMES[t] for t in able)})"

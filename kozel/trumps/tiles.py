@@ -1,17 +1,19 @@
-"""The tiles in Trumps (RULES.md §11 and its Decisions 2–4): suits, ranks and counters.
+"""The tiles in Trumps (RULES.md §11 and its Decisions 2–4, as corrected by §13.6): suits,
+ranks and counters.
 
-A tile holding the trump number is a trump and belongs to the trump suit only. Any other tile,
-when led, leads its higher half; it follows a led suit ``v`` when it holds ``v``. Within a suit
-the double ranks highest, then the other half decides.
+A tile holding the trump number is a trump and belongs to the trump suit only. Any other tile
+belongs to exactly one suit, its higher half (``5-6`` is a six, never a five): it leads that
+suit and follows only that suit. Within a suit the double ranks highest, then the other half
+(for a suit that is not trumps, the lower half) decides.
 
 >>> from kozel.core import parse_tile
 >>> led_suit(parse_tile("2-5"), trumps=0)
 5
->>> follows(parse_tile("3-5"), 5, trumps=0), follows(parse_tile("2-4"), 5, trumps=0)
-(True, False)
+>>> [follows(parse_tile(name), 5, trumps=0) for name in ("3-5", "2-4", "5-6")]
+[True, False, False]
 >>> trick = [parse_tile(name) for name in ("2-5", "3-5", "0-1", "5-6")]
->>> trick_winner(trick, trumps=0), trick_winner(trick, trumps=4)  # 0-1 trumps; else 5-6
-(2, 3)
+>>> trick_winner(trick, trumps=0), trick_winner(trick, trumps=4)  # 0-1 trumps; else 3-5
+(2, 1)
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def holds(t: Tile, v: int) -> bool:
 
 def rank(t: Tile, suit: int) -> int:
     """Tile ``t``'s rank within the suit of number ``suit`` (which it holds): 7 for the double,
-    else its other half."""
+    else its other half (the lower half in a suit that is not trumps)."""
     if IS_DOUBLE[t]:
         return 7
     return HIGH[t] if LOW[t] == suit else LOW[t]
@@ -64,10 +66,11 @@ def led_suit(t: Tile, trumps: int) -> int:
 
 
 def follows(t: Tile, suit: int, trumps: int) -> bool:
-    """Tile ``t`` follows the led ``suit`` (:data:`TRUMP_SUIT` or a number)."""
+    """Tile ``t`` follows the led ``suit`` (:data:`TRUMP_SUIT` or a number): a trump follows
+    trumps, any other tile only the suit of its higher half."""
     if IS_TRUMP[trumps][t]:
         return suit == TRUMP_SUIT
-    return suit != TRUMP_SUIT and holds(t, suit)
+    return HIGH[t] == suit
 
 
 def playable(hand: Sequence[Tile], suit: int | None, trumps: int) -> list[Tile]:

@@ -56,7 +56,9 @@ class TrumpsView:
         return {
             "game": "trumps",
             "seat": self.seat,
-            "options": {f.name: getattr(self.opts, f.name) for f in fields(self.opts)},
+            "options": {
+                f.name: getattr(self.opts, f.name) for f in fields(self.opts) if f.name != "legacy"
+            },
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "phase": self.phase,
