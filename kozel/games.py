@@ -137,6 +137,7 @@ def _goat_option_specs(
             "tiles dealt: seven to each player, or by_players (2 players 7, 3 or 4 players 5)",
             choices=GOAT_HAND_SIZES,
             legacy="seven",
+            label="goat_hand_sizes",
         ),
         OptionSpec(
             "first_lead",
@@ -254,6 +255,7 @@ DONKEY = Ruleset(
     options_type=GoatOptions,
     scoring=GoatScoring,
     sheet_kind="goat",
+    remembered_colour="red",
     fixed={"special_doubles": False},
     first_lead_order=(*_DOUBLES_FROM_ONE, *by_pips_ascending(NON_DOUBLES)),
     first_lead_orders=_OTHER_FIRST_LEADS,

@@ -43,6 +43,10 @@ class OptionSpec:
     """``(value, other, required)``: this option may be ``value`` only when option ``other``
     is ``required`` (``teams`` true needs ``players`` 4). Clients read it to offer only valid
     combinations; :meth:`Ruleset.options` enforces it."""
+    label: str = ""
+    """The key a client words the option by (``option.<label>``, its help and its values),
+    where another game gives the same name another meaning (Goat's ``hand_sizes`` against
+    Threes and Fives'); empty: the name."""
     legacy: OptionValue | None = None
     """An option added after records of the game were already written: the value a record
     (or a stored game) without it plays with, the rules as they were before the option came

@@ -84,6 +84,9 @@ class Ruleset(DeclaredOptions):
     """The order in which tiles lead a game's first round: the holder of the first tile in
     it that some hand holds leads that tile."""
     fixed: Mapping[str, OptionValue] = field(default_factory=dict)
+    remembered_colour: str = "yellow"
+    """How the score sheet shows remembered points (``"goat"`` sheets): Goat's are a yellow
+    ``+``, Donkey's are written in red (its seed), open accounts then in the usual ink."""
     """Values of the options type this game does not offer as options."""
     hand_sizes: Mapping[int, int] = field(default_factory=lambda: {2: 7, 3: 7, 4: 7})
     """Tiles dealt to each player, by the number of players."""

@@ -46,6 +46,7 @@ def game_info(game: Game) -> dict[str, Any]:
                     for value, other, required in s.needs
                 ],
                 "help": s.help,
+                "label": s.label or s.name,
             }
             for s in game.option_specs
         ],
@@ -55,6 +56,7 @@ def game_info(game: Game) -> dict[str, Any]:
         info["board"] = "cross" if game.spinner else "line"
         info["closing"] = game.closing
         info["multi_doubles"] = game.multi_doubles
+        info["remembered"] = game.remembered_colour
     return info
 
 

@@ -196,10 +196,11 @@ def test_every_option_of_every_game_is_labelled_and_explained(lang: str) -> None
         if rules.sheet_kind == "goat":  # the loser has a name: the Goat, the Donkey
             assert f"game.{rules.id}.loser" in known, rules.id
         for spec in rules.option_specs:
-            assert f"option.{spec.name}" in known and f"option.{spec.name}.help" in known
+            key = spec.label or spec.name  # Goat's hand_sizes is not Threes and Fives'
+            assert f"option.{key}" in known and f"option.{key}.help" in known, key
             if spec.kind == "choice":
                 for choice in spec.choices:
-                    assert f"option.{spec.name}.{choice}" in known, (spec.name, choice)
+                    assert f"option.{key}.{choice}" in known, (key, choice)
         for preset in rules.presets:
             assert f"preset.{preset}" in known and f"preset.{preset}.help" in known
 

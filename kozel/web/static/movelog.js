@@ -9,7 +9,7 @@ import { laidOn } from "./layout.js";
 /**
  * The log's entries for `history` (this round's moves as the state gives them) and the
  * `layout` they made. Returns [{key, seat, kind: "lead" | "play" | "doubles" | "drew" |
- * "knock", move, value?, n?, tiles?}]: `value` the one a played tile was laid on, `n` the
+ * "knock" | "no_hundred", move, value?, n?, tiles?}]: `value` the one a played tile was laid on, `n` the
  * tiles drawn in a row, `tiles` those of them the viewer may see (its own).
  */
 export function moveLog(history, layout) {
@@ -26,7 +26,9 @@ export function moveLog(history, layout) {
       } else entries.push({ key, seat: move.seat, kind: "drew", move, n: 1, tiles: seen });
       return;
     }
-    const kind = move.knock ? "knock" : move.doubles ? "doubles" : move.arm === undefined || move.arm === null ? "lead" : "play";
+    // a record holder asked about the hundred who declined it (it lays nothing)
+    const declined = move.hundred === false && move.play === undefined;
+    const kind = move.knock ? "knock" : declined ? "no_hundred" : move.doubles ? "doubles" : move.arm === undefined || move.arm === null ? "lead" : "play";
     entries.push({ key, seat: move.seat, kind, move, value: move.play ? on.get(move.play) : undefined });
   });
   return entries;
@@ -49,6 +51,7 @@ export function describe(entry, name) {
   if (entry.kind === "play") return noted(t("log.play", { name, tile: move.play, value: entry.value ?? "?" }));
   if (entry.kind === "doubles") return scored(t("review.doubles", { name, tiles: move.doubles.map((d) => `${d.tile}${d.close ? ` (${t("review.closed")})` : ""}`).join(", ") }));
   if (entry.kind === "drew") return entry.tiles.length ? plural("log.drew_tiles", entry.n, { name, tiles: entry.tiles.join(", ") }) : plural("log.drew", entry.n, { name });
+  if (entry.kind === "no_hundred") return t("log.no_hundred", { name });
   return t("review.knock", { name });
 }
 

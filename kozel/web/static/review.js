@@ -10,8 +10,8 @@ import { drawLayout, laidOn } from "./layout.js";
 import { describe } from "./movelog.js";
 import { legend, lineChart } from "./chart.js";
 import { seatNames } from "./names.js";
-import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
-import { decidedText, endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
+import { fewest, gameInfo, gameName, isRace, loserWord, optionsSummary, rules, sheetInk } from "./options.js";
+import { decidedText, endText, fishIcon, hundredLostText, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
 import { handsReview } from "./handreview.js";
 
@@ -102,7 +102,11 @@ export class ReviewPage {
     const verdict = () => {
       if (result.timeout !== undefined && result.timeout !== null) return t("table.timed_out", { name: this.seats[result.timeout] });
       if (result.winners) return [h("span.winner", {}, `${result.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, result.winners.map((u) => units[u]).join(", ")))];
-      return [h("span.loser", {}, `${loserWord(record.game)}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", ")))];
+      return [
+        h("span.loser", {}, `${loserWord(record.game)}: `, h("strong", {}, result.losers.map((u) => units[u]).join(", "))),
+        " · ",
+        h("span.fewest", {}, t("table.fewest", { names: fewest(result.accounts).map((u) => units[u]).join(", ") })),
+      ];
     };
     return [
       h("h1", {}, t("review.title", { game: gameName(record.game), id: this.id })),
@@ -154,7 +158,7 @@ export class ReviewPage {
           h("button.next", { type: "button", "aria-label": t("review.next"), onclick: () => this.go(1) }, "▶"),
           h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "▶▶"),
         ),
-        h("p.move", { "aria-live": "polite" }, this.describe(at.move, at.layout), this.step === this.steps.length - 1 ? ` — ${[endText(round.end, this.seats), decidedText(round, this.seats)].filter(Boolean).join(" · ")}` : ""),
+        h("p.move", { "aria-live": "polite" }, this.describe(at.move, at.layout), this.step === this.steps.length - 1 ? ` — ${[endText(round.end, this.seats), decidedText(round, this.seats), hundredLostText(round, this.seats)].filter(Boolean).join(" · ")}` : ""),
         h(
           "div.all-hands",
           {},
@@ -170,7 +174,7 @@ export class ReviewPage {
         ),
         h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, height, u: width < 480 ? 20 : 26, minU: 9, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
         h("section.card", {}, h("h2", {}, chartTitle), lineChart(series, { label: chartTitle }), legend(series)),
-        h("section.card.final-sheet", {}, sheetTable(this.rounds, this.seats, teams, { kind: gameInfo(record.game).sheet })),
+        h("section.card.final-sheet", { class: sheetInk(record.game) }, sheetTable(this.rounds, this.seats, teams, { kind: gameInfo(record.game).sheet })),
       ),
     );
   }

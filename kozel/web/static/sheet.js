@@ -45,7 +45,7 @@ export function unitNames(seats, teams) {
 export function endText(end, seats) {
   const who = seats[end.seat];
   if (end.kind === "out") return t("round.out", { name: who });
-  if (end.kind === "fish") return t("round.fish", { name: who });
+  if (end.kind === "fish") return t(end.closed_both ? "round.closed_both" : "round.fish", { name: who });
   if (end.kind === "sortir") return t("round.sortir", { name: who });
   if (end.kind === "timeout") return t("round.timeout", { name: who });
   return end.kind;
@@ -60,12 +60,19 @@ export function decidedText(round, seats) {
   return t(`decides.${reason}`, { name: seats[decides.seat] });
 }
 
+/** Sea Goat: "… declared the hundred and neither went out first nor was caught with 25: his
+ * record is written off", from the server's `hundred_lost` (the declarer), or null. */
+export function hundredLostText(round, seats) {
+  return round.hundred_lost >= 0 ? t("notice.hundred_lost", { name: seats[round.hundred_lost] }) : null;
+}
+
 /** Who won a race's hand and what it was credited, in words. */
 export function creditText(round, units, options) {
   // a game that places its players (Bykovo) says the places, not a credit
   if (round.places) return t("notice.places", { places: round.places.map((s) => units[s]).join(", ") });
   const credited = round.sheet.map((e) => e.credited);
-  if (round.sheet.some((e) => e.written_off)) {
+  // every record written off (a second one opened); a failed hundred writes off one only
+  if (round.sheet.every((e) => e.written_off)) {
     const u = credited.findIndex((c) => c > 0);
     return t("notice.written_off", { side: units[u] ?? "—", credit: credited[u] ?? 0 });
   }

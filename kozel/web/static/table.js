@@ -16,9 +16,9 @@ import { errorText, plural, t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
 import { isBot, seatName, shortName } from "./names.js";
-import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
+import { fewest, gameInfo, gameName, isRace, loserWord, optionsSummary, rules, sheetInk } from "./options.js";
 import { endSum, hintMark, hints, hintsWanted, hintSwitch, scoresDuringPlay, seatScore, setHintsWanted } from "./scoring.js";
-import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
+import { creditText, decidedText, endText, fishIcon, hundredLostText, score, sheetTable, unitNames } from "./sheet.js";
 import { LiveSocket } from "./socket.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
@@ -191,7 +191,8 @@ export class TablePage {
     const moved = after.view.round === before.view.round && history.length > before.view.history.length;
     if (moved) {
       const latest = history[history.length - 1];
-      play(latest.knock ? "knocked" : latest.draw !== undefined ? "drew" : "laid");
+      // a refused hundred lays nothing: it makes no sound
+      if (latest.hundred !== false || latest.play !== undefined) play(latest.knock ? "knocked" : latest.draw !== undefined ? "drew" : "laid");
     }
     const yours = (state) => this.you !== null && state.status === "playing" && state.view.turn === this.you;
     if (yours(after) && !yours(before)) setTimeout(() => play("turn"), moved ? 250 : 0);
@@ -382,7 +383,7 @@ export class TablePage {
       this.main,
       h(
         "div.table",
-        { "data-game": view.game, "data-version": state.version, class: myTurn ? "my-turn" : "" },
+        { "data-game": view.game, "data-version": state.version, class: [myTurn ? "my-turn" : "", sheetInk(view.game)].join(" ").trim() },
         h(
           "div.table-head",
           {},
@@ -464,7 +465,15 @@ export class TablePage {
         shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: 10, label: tile }))) : null,
         h("span.count", { title: t("table.tiles_in_hand") }, plural("table.tiles", count)),
         turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
-        turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
+        // the eggs waiting for this round's loser lie under the clock of the seat to move
+        turn && state.clock
+          ? h(
+              "span.clock-box",
+              {},
+              h("span.clock", { title: t("table.clock") }, ""),
+              view.eggs ? h("span.eggs-pending.under-clock", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+            )
+          : null,
       ),
       last ? this.lastMove(last) : null,
     );
@@ -540,6 +549,7 @@ export class TablePage {
     let what;
     if (tiles.length) what = tiles.map((tile) => h("span.laid", {}, tileSvg(...halves(tile), { u: 9, label: tile }), ` ${tile}`));
     else if (entry.kind === "drew") what = t("seat.drew", { n: entry.n });
+    else if (entry.kind === "no_hundred") what = t("seat.no_hundred");
     else what = t("seat.knocked");
     return h("div.last-move", { "data-kind": entry.kind }, h("span.sr", {}, `${t("seat.last")}: `), what);
   }
@@ -555,12 +565,14 @@ export class TablePage {
 
   /** What lies beside the layout: the bazaar, the eggs waiting, a declared hundred. */
   boardInfo() {
-    const view = this.state.view;
+    const { state } = this;
+    const view = state.view;
     return h(
       "div.board-info",
       {},
       h("span.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
-      view.eggs ? h("span.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
+      // with a seat to move the eggs lie under its clock (seat())
+      view.eggs && !(view.turn !== null && state.clock) ? h("span.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
       view.hundred >= 0 ? h("span.hundred-declared", { role: "status" }, t("table.hundred_declared", { name: this.label(view.hundred) })) : null,
       endSum(view),
       this.you !== null && this.state.status === "playing"
@@ -726,6 +738,9 @@ export class TablePage {
       );
     });
     const legal = myTurn ? view.legal_moves : [];
+    // Sea Goat: the record holder dealt 6-6 is asked before the regular leader leads
+    const refuse = legal.find((m) => m.hundred === false && m.play === undefined);
+    const declare = refuse ? legal.find((m) => m.hundred === true) : null;
     const draw = legal.find((m) => m.draw);
     const knock = legal.find((m) => m.knock);
     const doubles = legal.some((m) => m.doubles);
@@ -761,14 +776,21 @@ export class TablePage {
         h("button.link", { type: "button", onclick: () => { this.plan = null; this.render(); } }, t("table.cancel")),
       );
     }
-    if (!this.pick && !this.plan && myTurn) {
+    if (refuse && declare) {
+      actions.push(
+        h("span.prompt.hundred-asked", { role: "alert" }, t("table.hundred_asked")),
+        h("button.primary.declare-hundred", { type: "button", onclick: () => this.send(declare) }, t("table.hundred_yes")),
+        h("button.refuse-hundred", { type: "button", onclick: () => this.send(refuse) }, t("table.hundred_no")),
+      );
+    } else if (!this.pick && !this.plan && myTurn) {
       if (doubles) actions.push(h("button.several", { type: "button", onclick: () => { this.plan = []; this.render(); } }, t("table.several_doubles")));
       if (draw) actions.push(h("button.primary.draw", { type: "button", onclick: () => this.send({ draw: true }) }, t("term.draw")));
       if (knock) actions.push(h("button.primary.knock", { type: "button", onclick: () => this.send({ knock: true }) }, t("term.knock")));
       if (!draw && !knock && !doubles) actions.push(h("span.prompt", {}, t("table.pick_tile")));
     }
     if (!myTurn && view.turn !== null && state.status === "playing") {
-      actions.push(h("span.muted", {}, t("table.turn_of", { name: this.label(view.turn) })));
+      const asked = view.hundred_asked >= 0 && view.hundred_asked === view.turn;
+      actions.push(h("span.muted", {}, t(asked ? "table.hundred_deciding" : "table.turn_of", { name: this.label(view.turn) })));
     }
     return h(
       "section.hand-box",
@@ -802,7 +824,7 @@ export class TablePage {
     const view = this.state.view;
     const names = this.state.seats.map((_, s) => this.label(s));
     const units = unitNames(names, view.options.teams);
-    const decided = decidedText(round, names);
+    const decided = decidedText(round, names) || hundredLostText(round, names);
     // a phone's notice lies over the board: folded, it leaves the final position in sight
     const folded = this.noticeFolded === round;
     return h(
@@ -851,7 +873,12 @@ export class TablePage {
     let verdict;
     if (res.timeout !== null && res.timeout !== undefined) verdict = h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }));
     else if (res.winners) verdict = h("p.winner", {}, `${res.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, res.winners.map((u) => units[u]).join(", ")));
-    else verdict = h("p.loser", {}, `${loserWord(view.game)}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", ")));
+    else {
+      verdict = [
+        h("p.loser", {}, `${loserWord(view.game)}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", "))),
+        h("p.fewest", {}, t("table.fewest", { names: fewest(res.accounts).map((u) => units[u]).join(", ") })),
+      ];
+    }
     return h(
       "section.game-over",
       { role: "status" },
