@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kozel.codec import is_int, move_to_dict, parse_move, read_tile, want
-from kozel.core import TILE_COUNT, TILE_NAMES, IllegalMove, Move, Play, PlayDoubles, Tile, tiles_of
+from kozel.core import (
+    TILE_COUNT,
+    TILE_NAMES,
+    DeclineHundred,
+    IllegalMove,
+    Move,
+    Play,
+    PlayDoubles,
+    Tile,
+    tiles_of,
+)
 from kozel.options import Options
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
@@ -186,7 +196,9 @@ class Match:
     def progress(self) -> tuple[int, int]:
         if self._round is None:
             return (0, 0)
-        return (len(self.results) + (0 if self._round.over else 1), len(self._round.history))
+        # as the record counts them: a refused hundred is not one of its moves
+        moves = sum(type(move) is not DeclineHundred for _, move, _ in self._round.history)
+        return (len(self.results) + (0 if self._round.over else 1), moves)
 
     def shown_hands(self) -> list[list[str]]:
         return [[TILE_NAMES[t] for t in tiles_of(hand)] for hand in self.round.hands]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from kozel.bots.expert import Budget, ExpertBot
+from kozel.core import DeclineHundred
 from kozel.game import Decision
 from kozel.match import Match
 from kozel.views import view_for
@@ -13,7 +14,8 @@ REVIEW_BUDGET = Budget(worlds=200, playouts=48)
 
 
 def moves_of(match: Match) -> int:
-    """How many moves a finished match has (the steps of a review, for progress bars)."""
+    """How many moves a finished match has (the steps of a review, for progress bars; a
+    refused hundred is one)."""
     return sum(len(result.round.history) for result in match.results)
 
 
@@ -30,7 +32,10 @@ def review(
     match = Match(finished.rules, finished.opts, finished.seed)
     for number, result in enumerate(finished.results, start=1):
         rnd = match.next_round(result.deal, result.redeals)
-        for index, (mover, move, _) in enumerate(result.round.history, start=1):
+        made = 0  # the record's moves so far (it leaves a refused hundred out)
+        for mover, move, _ in result.round.history:
+            index = made + 1
+            made += not isinstance(move, DeclineHundred)
             if mover == seat and len(rnd.legal_moves()) > 1:
                 ranked = analyst.analyse(view_for(match, seat))
                 values = dict(ranked)

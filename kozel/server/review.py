@@ -103,17 +103,20 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
             deal["place_lot"] = raw["end"].get("places")
         match.apply_deal(deal)
         rnd = match.round
+        moves = [
+            parse_move(m, f"round {i}, move {j}", opts.players)
+            for j, m in enumerate(raw["moves"], 1)
+        ]
+        # a refused hundred is not in the record: the deal's position is the one it led to
+        first_seat = moves[0][0] if moves else raw["end"].get("seat")
+        if isinstance(first_seat, int) and rnd.declines(first_seat, moves[0][1] if moves else DRAW):
+            match.push(DECLINE_HUNDRED)
         steps = [_position(match, None, [])]
-        for j, raw_move in enumerate(raw["moves"], start=1):
-            seat, move, drawn = parse_move(raw_move, f"round {i}, move {j}", opts.players)
-            if rnd.declines(seat, move):  # the record leaves a refused hundred out
-                match.push(DECLINE_HUNDRED)
+        for seat, move, drawn in moves:
             match.push(move)
             steps.append(_position(match, event_to_dict(seat, move, drawn), _laid(move)))
         end = raw["end"]
         if not rnd.over and end.get("kind") == "timeout":
-            if rnd.declines(end["seat"], DRAW):
-                match.push(DECLINE_HUNDRED)
             match.timeout(end["seat"])
         facts = match.round_summaries(len(match.results) - 1)[0]
         rounds.append(
