@@ -241,7 +241,7 @@ class TerminalGame:
         while True:
             moves = match.round.legal_moves()
             if DECLINE_HUNDRED in moves:
-                question = "You hold the record and 6-6: declare the hundred, leading 6-6? [y/N] "
+                question = "You hold the record and 6-6. Declare the hundred, leading 6-6? [y/N] "
                 answer = HUNDRED if self.ask_yes_no(question) else DECLINE_HUNDRED
                 match.push(answer)
                 self.say(self.describe(self.seat, answer))

@@ -391,3 +391,18 @@ def test_cli_play_recovers_from_nonsense() -> None:
 def test_cli_play_refuses_an_unknown_bot() -> None:
     result = runner.invoke(app, ["play", "goat", "--bots", "nobody"], input="q\n")
     assert result.exit_code == 2
+
+
+def test_sea_goats_record_holder_is_asked_about_the_hundred_in_the_terminal() -> None:
+    """§13.3: dealt 6-6 with the record while another seat leads, the human is asked yes/no
+    before the lead; his answer is played and said (the hundred led, or no hundred)."""
+    asked = said = 0
+    for seed in range(100):  # until the human is asked (it takes a record and 6-6)
+        game, human, output = play_scripted("sea_goat", seed=seed, players=2, target=60)
+        assert game.match.over and "Traceback" not in output
+        questions = [p for p in human.prompts if p.startswith("You hold the record and 6-6")]
+        asked += len(questions)
+        said += output.count("you do not declare the hundred") + output.count("you lead 6-6")
+        if asked:
+            break
+    assert asked and said >= asked
