@@ -20,6 +20,7 @@ from kozel.core import (
     IllegalMove,
     InvalidOption,
     Play,
+    PlayDoubles,
     mask_of,
     tile_str,
 )
@@ -514,3 +515,44 @@ def test_a_record_lacking_only_some_new_options_is_refused() -> None:
     assert GOAT.options(raw, complete=True).legacy
     assert not GOAT.options(raw).legacy  # a request: the defaults
     assert DOUBLE_OF[6] == t("6-6")
+
+
+def closes_both_before_a_double(rnd: Round) -> bool:
+    """True when a round had two doubles laid at once and both closed before any double."""
+    doubles_laid = False
+    for _, mv, _ in rnd.history:
+        plays = mv.plays if isinstance(mv, PlayDoubles) else (mv,) if isinstance(mv, Play) else ()
+        if len(plays) == 2 and all(p.close for p in plays) and not doubles_laid:
+            return True
+        doubles_laid = doubles_laid or any(p.tile in DOUBLE_TILES for p in plays)
+    return False
+
+
+DOUBLE_TILES = {DOUBLE_OF[v] for v in range(7)}
+
+
+def test_the_kernel_plays_legacy_donkey_as_the_engine() -> None:
+    """The playout kernel knows that a legacy Donkey game (read from an old record) plays on
+    after two doubles closed before any double, move by move as the engine (the current rule is
+    compared in test_kernel.py)."""
+    from tests.test_kernel import compare_from
+
+    written = DONKEY.options_dict(DONKEY.options())
+    old = {k: v for k, v in written.items() if k not in ("hand_sizes", "first_lead")}
+    opts = DONKEY.options(old, complete=True)
+    closings = 0
+    for seed in range(3000):
+        m = Match(DONKEY, opts, seed)
+        rng = random.Random(seed)
+        rnd = m.next_round()
+        while not rnd.over:  # round 1 is led with a double: compare a later round
+            legal_moves = rnd.legal_moves()
+            m.push(legal_moves[rng.randrange(len(legal_moves))])
+        if m.over:
+            continue
+        rnd = m.next_round()
+        compare_from(m, seed)
+        closings += closes_both_before_a_double(rnd)
+        if closings >= 2:
+            break
+    assert closings >= 2
