@@ -209,7 +209,7 @@ def test_the_new_games_have_their_names() -> None:
     wanted = {
         "ru": ["Традиционное домино", "Блок", "Классический козёл до 300", "Морской козёл"],
         "bg": ["Традиционно домино", "Блок", "Класически козел до 300", "Морски козел"],
-        "uz": ["An'anaviy domino", "Blok", "Klassik echki 300 gacha", "Dengiz echkisi"],
+        "uz": ["Anʼanaviy domino", "Blok", "Klassik echki 300 gacha", "Dengiz echkisi"],
         "en": ["Draw", "Block", "Classic Kozel to 300", "Sea Goat"],
     }
     for lang, titles in wanted.items():
