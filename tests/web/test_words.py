@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 WEB = Path(__file__).resolve().parents[2] / "kozel" / "web"
 LANGUAGES = ("en", "ru", "bg", "uz")
 
@@ -73,3 +75,50 @@ def test_uzbek_is_written_with_its_own_letters() -> None:
     assert len(texts) > 500  # the strings, sixteen rules pages, the menu, the note
     faults = [f"{where}: {fault}" for where, text in texts for fault in apostrophe_faults(text)]
     assert faults == [], "\n".join(faults[:20])
+
+
+# --- names stand as they are ---------------------------------------------------------------
+
+NAME = re.compile(r"\{(name|names|side)\}")
+# Russian words after which a name would have to be declined: the prepositions and the words
+# that govern another case ("сообщения {name}", "показывать {name}"). A name is a login or
+# a computer's animal, shown as it is: it stands alone ("{name}: …"), as the subject, or
+# after a noun that takes the case for it ("игрока {name}").
+RUSSIAN_GOVERNING = {
+    *("без", "в", "вместо", "для", "до", "за", "из", "к", "ко", "между", "на", "над", "о"),
+    *("об", "от", "перед", "по", "под", "после", "при", "про", "против", "с", "со", "у"),
+    *("сообщения", "показывать", "скрыть", "поздравляем", "ждём", "ждем"),
+}
+# Uzbek adds a case as an ending: one written apart from a name ("{name} ni") is no word
+UZBEK_ENDINGS = {"ni", "ning", "ga", "da", "dan", "niki", "larni", "lar"}
+
+
+def name_faults(lang: str, texts: dict[str, str]) -> list[str]:
+    faults = []
+    for key, text in texts.items():
+        for found in NAME.finditer(text):
+            before = re.findall(r"[^\W\d_]+", text[: found.start()].lower())
+            after = re.match(r"\s+([^\W\d_]+)", text[found.end() :])
+            apart = re.search(r"[:—(,]\s*$", text[: found.start()])
+            if lang == "ru" and before and before[-1] in RUSSIAN_GOVERNING and not apart:
+                faults.append(f"{key}: «{text}» puts {found.group()} after «{before[-1]}»")
+            if lang == "uz" and after and after.group(1).lower() in UZBEK_ENDINGS:
+                faults.append(f"{key}: «{text}» writes an ending apart from {found.group()}")
+    return faults
+
+
+def test_the_name_check_finds_what_it_should() -> None:
+    assert name_faults("ru", {"k": "Пусть за {name} играет компьютер"})
+    assert name_faults("ru", {"k": "у {name} вышло время"})
+    assert name_faults("ru", {"k": "Скрыть сообщения {name}"})
+    assert not name_faults("ru", {"k": "Пусть вместо игрока {name} играет компьютер"})
+    assert not name_faults("ru", {"k": "{name}: время вышло"})
+    assert name_faults("uz", {"k": "{name} ni yana koʻrsatish"})
+    assert not name_faults("uz", {"k": "{name}: xabarlarni yana koʻrsatish"})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_name_stands_as_it_is(lang: str) -> None:
+    """A name is never put in a case it cannot take («Пусть за Александра-Константинова
+    играет компьютер»): the sentences are worded so that it stands as written."""
+    assert name_faults(lang, ui_strings(lang)) == []
