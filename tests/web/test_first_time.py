@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from kozel.core import TILE_NAMES
 from kozel.games import ALL_FIVES, BYKOVO, GOAT, SEA_GOAT
 from kozel.match import Match
 from kozel.rules import Ruleset
@@ -270,3 +271,30 @@ def test_a_chart_marks_round_steps(contexts: Contexts) -> None:
         step = marks[1] - marks[0]
         assert all(b - a == step for a, b in itertools.pairwise(marks))
         assert str(step).strip("0") in ("1", "2", "5"), step
+
+
+@pytest.mark.parametrize("rules", [GOAT, SEA_GOAT])
+def test_the_first_lead_is_explained(contexts: Contexts, rules: Ruleset) -> None:
+    """Goat and Sea Goat say who leads the first round and why, once the tile is on the
+    table (before, only the leader knows it: his own view says it to him)."""
+    match = Match(rules, rules.options({"players": 4}), 2)
+    rnd = match.next_round()
+    leader = rnd.leader
+    tile = TILE_NAMES[rnd.lead_mask.bit_length() - 1]
+    page = open_page(contexts)
+    words = page.evaluate("""async () => (await import("/static/i18n.js")).t("lead.first_tile")""")
+    # before the lead: the others see no reason, the leader sees his own
+    show(page, message(view_for(match, (leader + 1) % 4).to_dict(), []))
+    assert page.locator(".log-lead").count() == 0
+    state = message(view_for(match, leader).to_dict(), [])
+    state["you"] = leader
+    show(page, state)
+    name = page.locator(f'li.player[data-seat="{leader}"] .name').get_attribute("title")
+    expected = words.replace("{name}", name or "").replace("{tile}", tile)
+    assert page.locator(".log-lead").inner_text() == expected
+    # after it, everyone
+    match.push(rnd.legal_moves()[0])
+    show(page, message(view_for(match, None).to_dict(), [], you=None))
+    name = page.locator(f'li.player[data-seat="{leader}"] .name').get_attribute("title")
+    expected = words.replace("{name}", name or "").replace("{tile}", tile)
+    assert page.locator(".log-lead").inner_text() == expected

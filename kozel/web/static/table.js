@@ -403,7 +403,7 @@ export class TablePage {
             h("div.board", {}, this.boardInfo(), this.awayPanel(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
           ),
           this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
-          this.log.box(view.round, this.lotLine()),
+          this.log.box(view.round, this.leadLine()),
         ),
         h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet, ...this.duringPlay() })),
       ),
@@ -637,11 +637,16 @@ export class TablePage {
     return hints(state.view);
   }
 
-  /** Who won the lot for the first lead, above the first round's moves; else null. */
-  lotLine() {
-    const lot = this.state.view.lot;
-    if (!lot) return null;
-    return t(lot.by === "heaviest" ? "score.lot_heaviest" : "score.lot_lowest", { name: this.label(lot.seat) });
+  /** Who leads the round and why, above its moves, in the engine's words (the view's
+   * `lead`: the first round's tile that decided, the lot, how the last round ended); null
+   * while the reason would name a tile this seat may not know yet. */
+  leadLine() {
+    const lead = this.state.view.lead;
+    if (!lead) return null;
+    const name = this.label(lead.seat);
+    // the lot's reasons are worded with the lot's own strings
+    if (lead.why.startsWith("lot_")) return t(`score.${lead.why}`, { name });
+    return t(`lead.${lead.why}`, { name, tile: lead.tile ?? "" });
   }
 
   /** The sheet's points during play: a column in every round of a game that scores during
