@@ -46,6 +46,9 @@ def test_a_person_and_computers_play_a_tournament_to_the_end(
     request = page.locator("li.request").filter(has=page.locator("button.bots"))
     expect(request).to_have_count(1)
     expect(page.locator("section.waiting")).to_contain_text("Bykovo micro-tournament")
+    # three seats are free: it says so, and that the tournament (not a game) starts then
+    expect(page.locator("section.waiting h2")).to_have_text("Waiting for opponents")
+    expect(page.locator("section.waiting")).to_contain_text("The tournament starts as soon")
     request.locator("button.bots").click()
     page.wait_for_url(re.compile(r"/tournaments/\d+$"))
     tournament_id = int(page.url.rsplit("/", 1)[1])

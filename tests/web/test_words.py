@@ -122,3 +122,82 @@ def test_a_name_stands_as_it_is(lang: str) -> None:
     """A name is never put in a case it cannot take («Пусть за Александра-Константинова
     играет компьютер»): the sentences are worded so that it stands as written."""
     assert name_faults(lang, ui_strings(lang)) == []
+
+
+# --- one term per thing -------------------------------------------------------------------
+
+
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+
+def glossary(lang: str) -> dict[str, dict[str, object]]:
+    data = json.loads((WEB / "i18n" / lang / "glossary.json").read_text("utf-8"))
+    return {concept: entry for concept, entry in data.items() if not concept.startswith("_")}
+
+
+def word(pattern: str) -> re.Pattern[str]:
+    """A glossary pattern matched as whole words, case aside."""
+    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)", re.IGNORECASE)
+
+
+def glossary_faults(
+    entry: dict[str, object], strings: dict[str, str], pages: dict[str, str]
+) -> tuple[list[str], bool]:
+    """Where the strings (key -> text) and the rules pages (game -> text) in the concept's
+    scope use a forbidden synonym; and whether its term is used there at all."""
+    keys = entry.get("keys")
+    games = entry.get("pages")
+    scoped = [
+        (f"string {key}", PLACEHOLDER.sub(" ", text))  # a placeholder's name is not a word shown
+        for key, text in strings.items()
+        if keys is None or any(key.startswith(str(k)) for k in keys)  # type: ignore[attr-defined]
+    ]
+    scoped += [
+        (f"rules page {game}", text)
+        for game, text in pages.items()
+        if games is None or game in games  # type: ignore[operator]
+    ]
+    faults = []
+    for pattern in entry["forbidden"]:  # type: ignore[attr-defined]
+        for where, text in scoped:
+            for found in word(str(pattern)).finditer(text):
+                context = text[max(0, found.start() - 30) : found.end() + 30]
+                faults.append(f"{where}: «{found.group()}» for «{entry['term']}»: …{context}…")
+    used = any(word(str(entry["term"])).search(text) for _, text in scoped)
+    return faults, used
+
+
+def test_the_glossary_check_finds_what_it_should() -> None:
+    tile = {"term": "кост(ь|и)", "forbidden": ["кам(ень|ни)"]}
+    assert glossary_faults(tile, {"a": "Остались камни: 1-2"}, {})[0]
+    assert glossary_faults(tile, {"a": "Остались кости: 1-2"}, {}) == ([], True)
+    assert glossary_faults(tile, {}, {"goat": "<p>Камень</p>"})[0]
+    # a scoped concept looks only at its strings and pages
+    hand = {"term": "раздач\\w*", "forbidden": ["раунд"], "keys": ["poker."], "pages": ["poker"]}
+    assert glossary_faults(hand, {"sheet.x": "раунд", "poker.x": "раздача"}, {}) == ([], True)
+    assert glossary_faults(hand, {"poker.x": "раунд"}, {})[0]
+    full = {"term": "Фулл-хаус", "forbidden": ["фулл?(?!-хаус)"]}
+    assert glossary_faults(full, {"a": "Фулл"}, {})[0]
+    assert glossary_faults(full, {"a": "Фулл-хаус"}, {}) == ([], True)
+
+
+def test_every_language_has_a_term_for_every_concept() -> None:
+    concepts = {lang: set(glossary(lang)) for lang in LANGUAGES}
+    assert all(found == concepts["en"] for found in concepts.values()), concepts
+    assert {"tile", "bazaar", "call", "raise", "full_hand", "round", "hand"} <= concepts["en"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_term_per_thing(lang: str) -> None:
+    """Each concept of the language's glossary (kozel/web/i18n/LANG/glossary.json) has one
+    word in its strings and rules pages: its term, never a synonym the glossary forbids
+    («уравнять» on the button and «колл» in the log, «камни» among «кости»)."""
+    strings = ui_strings(lang)
+    pages = {p.name.split(".")[0]: page_text(p) for p in (WEB / "rules").glob(f"*.{lang}.html")}
+    problems = []
+    for concept, entry in glossary(lang).items():
+        faults, used = glossary_faults(entry, strings, pages)
+        problems += faults
+        if not used:
+            problems.append(f"{concept}: the term «{entry['term']}» is used nowhere")
+    assert problems == [], "\n".join(problems)

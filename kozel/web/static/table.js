@@ -889,6 +889,8 @@ export class TablePage {
   /** The finished round waits for the next deal: who is still reading it, how long at most,
    * and the button that says one is ready (``label``: its words, e.g. "Next hand"). */
   nextRound(names, label = "table.next_round") {
+    // the countdown names what comes as the button does: a round, or a hand
+    const countdown = label === "table.next_hand" ? "table.next_hand_in" : "table.next_in";
     const { waiting } = this.state.next_round;
     const mine = this.you !== null && waiting.includes(this.you);
     const others = waiting.filter((s) => s !== this.you).map((s) => names[s]);
@@ -896,7 +898,7 @@ export class TablePage {
       "div.next-round",
       {},
       mine ? h("button.primary#next-round", { type: "button", onclick: () => this.socket.send({ type: "next" }) }, t(label)) : null,
-      h("span.small.next-in", {}, ""),
+      h("span.small.next-in", { "data-key": countdown }, ""),
       others.length ? h("span.small.muted.waiting", {}, " ", t("table.waiting_for", { names: others.join(", ") })) : null,
     );
   }
@@ -969,7 +971,7 @@ export class TablePage {
   tick() {
     if (this.state?.next_round && this.main) {
       const secs = Math.ceil(Math.max(0, this.nextDeadline - performance.now()) / 1000);
-      for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t("table.next_in", { n: secs });
+      for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t(el.dataset.key || "table.next_in", { n: secs });
     }
     if (!this.state || !this.state.clock || !this.main) return;
     const left = Math.max(0, this.deadline - performance.now());

@@ -496,7 +496,7 @@ export class TrickTable {
         h(
           "tbody",
           {},
-          state.rounds.length ? null : h("tr.none", {}, h("td.muted", { colspan: units.length + 1 }, t("sheet.no_rounds"))),
+          state.rounds.length ? null : h("tr.none", {}, h("td.muted", { colspan: units.length + 1 }, t("tricks.no_hands"))),
           state.rounds.map((round, i) => {
             const end = round.end;
             const made = end.kind === "hand" ? (end.made ? "made" : "set") : "timeout";
