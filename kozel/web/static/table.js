@@ -463,7 +463,7 @@ export class TablePage {
         {},
         scoresDuringPlay(view) ? seatScore(view, this.unitOf(seat), seat) : score(view.sheet[this.unitOf(seat)]),
         backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
-        shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: window.innerWidth < 720 ? 12 : 15, label: tile }))) : null,
+        shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: window.innerWidth < 720 ? 14 : 16, label: tile }))) : null,
         h("span.count", { title: t("table.tiles_in_hand") }, plural("table.tiles", count)),
         turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
