@@ -43,6 +43,7 @@ __all__ = [
     "LastRound",
     "SeatView",
     "event_to_dict",
+    "first_lead_order",
     "lead_reason",
     "move_to_dict",
     "view_dicts",
@@ -391,7 +392,7 @@ def lead_reason(match: Match) -> tuple[str, Tile]:
     if match.lot:
         return f"lot_{rules.lot}", -1
     tile = rnd.lead_mask.bit_length() - 1
-    order = rules.first_lead_order
+    order = first_lead_order(match)
     if rnd.lead_mask.bit_count() != 1 or tile not in order:
         return "previous", -1
     earlier = set(order[: order.index(tile)])
@@ -414,6 +415,12 @@ def lead_reason(match: Match) -> tuple[str, Tile]:
     if all(t in earlier for t in singles if (PIPS[t], HIGH[t]) < key):
         return "lowest_tile", tile
     return "next_tile", tile
+
+
+def first_lead_order(match: Match) -> tuple[Tile, ...]:
+    """The order in which tiles lead this game's first round (its holder of the first tile of
+    it that any hand holds leads that tile)."""
+    return match.rules.first_lead_order
 
 
 def _lead_fields(match: Match, seat: int | None) -> dict[str, Any]:

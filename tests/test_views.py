@@ -12,7 +12,15 @@ from kozel.core import TILE_NAMES, parse_tile, tiles_of
 from kozel.games import ALL_FIVES, BYKOVO, CLASSIC, DRAW, GOAT
 from kozel.match import Match
 from kozel.round import Deal, Round
-from kozel.views import LEAD_REASONS, SeatView, lead_reason, view_dicts, view_for, view_from_dict
+from kozel.views import (
+    LEAD_REASONS,
+    SeatView,
+    first_lead_order,
+    lead_reason,
+    view_dicts,
+    view_for,
+    view_from_dict,
+)
 from tests.randomplay import option_sets, play_random
 
 TILE_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
@@ -164,6 +172,13 @@ def test_every_lead_is_explained() -> None:
         public = view_for(match, None).to_dict()["lead"]
         if tile >= 0:
             assert match.results == [] and rnd.lead_mask == 1 << tile
+            # the tile is the first of the game's order that a hand holds: the reason says
+            # what the order says of the tiles before it, which no hand holds
+            order = first_lead_order(match)
+            dealt = 0
+            for hand in rnd.deal.masks:
+                dealt |= hand
+            assert not any(dealt >> t & 1 for t in order[: order.index(tile)]), (why, tile)
             assert (public is None) == (not rnd.history)
         if public is not None:
             assert public == {
