@@ -264,7 +264,7 @@ def test_a_chart_marks_round_steps(contexts: Contexts) -> None:
         [0, 20, 40, 60, 80, 100],
         [0, 2, 4, 6, 8],
         [-50, 0, 50, 100, 150],
-        [0, 1000, 2000, 3000],
+        [0, 500, 1000, 1500, 2000, 2500, 3000],
         [0, 1],
     ]
     for marks in found["cases"]:

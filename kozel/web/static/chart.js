@@ -7,7 +7,7 @@ const COLOURS = ["#c0392b", "#2e86c1", "#27ae60", "#8e44ad", "#d68910", "#17a589
 /** The whole numbers the axis marks from `lo` to `hi`: round steps (1, 2 or 5 times a power
  * of ten), the finest that gives at most `most` intervals, from a multiple of the step at or
  * below `lo` to one at or above `hi` (0, 20, 40, 60, 80, 100 — never 0, 21, 43, 64, 85). */
-export function ticks(lo, hi, most = 5) {
+export function ticks(lo, hi, most = 6) {
   const intervals = (step) => Math.ceil(hi / step) - Math.floor(lo / step);
   let step = 1;
   for (let power = 1; intervals(step) > most; power *= 10) {
