@@ -275,6 +275,10 @@ class Table:
             "rated": self.rated,
             **self._presence_fields(),
         }
+        if self.replacements:
+            # from which move each computer player took a seat: the moves before are the
+            # person's (the names of both are shown)
+            common["takeovers"] = list(self.replacements)
         if self.tournament_id is not None:
             common["tournament"] = self.tournament_id
             if self.next_game is not None:
@@ -786,29 +790,31 @@ def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[
     members (its hand, its legal moves …) apart. ``version`` is not in a patch: the event
     carries it."""
     old_public, new_public = before[-1], after[-1]
-    common: list[Op] = []
-    for key in _keys(old_public, new_public):
-        if key not in ("type", "version", "you", "view"):
-            a, b = old_public.get(key, _ABSENT), new_public.get(key, _ABSENT)
-            if a is not b:
-                common += _member_diff(f"/{key}", a, b)
+    common = [
+        op
+        for key in _changed(old_public, new_public)
+        if key not in _NOT_PATCHED
+        for op in _member_diff(
+            f"/{key}", old_public.get(key, _ABSENT), new_public.get(key, _ABSENT)
+        )
+    ]
     old_shared, new_shared = old_public.get("view", _ABSENT), new_public.get("view", _ABSENT)
     if old_shared is _ABSENT or new_shared is _ABSENT:  # before the first deal
         return [
             common + _member_diff("/view", old_shared, new.get("view", _ABSENT)) for new in after
         ]
     shared: dict[str, list[Op]] = {}
-    for key in _keys(old_shared, new_shared):
-        a, b = old_shared.get(key, _ABSENT), new_shared.get(key, _ABSENT)
-        if a is not b and (ops := _member_diff(f"/view/{key}", a, b)):
+    for key in _changed(old_shared, new_shared):
+        ops = _member_diff(
+            f"/view/{key}", old_shared.get(key, _ABSENT), new_shared.get(key, _ABSENT)
+        )
+        if ops:
             shared[key] = ops
     patches = []
     for old, new in zip(before, after, strict=True):
         old_view, new_view = old["view"], new["view"]
-        own = dict.fromkeys(k for k, v in new_view.items() if v is not new_shared.get(k, _ABSENT))
-        own.update(
-            dict.fromkeys(k for k, v in old_view.items() if v is not old_shared.get(k, _ABSENT))
-        )
+        own = _own(new_view, new_shared)
+        own.update(_own(old_view, old_shared))
         ops = list(common)
         for key, key_ops in shared.items():
             if key not in own:
@@ -821,9 +827,24 @@ def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[
     return patches
 
 
-def _keys(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """The members of ``new`` and then those only ``old`` has."""
-    return [*new, *(key for key in old if key not in new)]
+_NOT_PATCHED = frozenset(("type", "version", "you", "view"))
+"""The state's members no patch sets: constant, the event's own (``version``), or patched apart
+(``view``)."""
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The members whose values differ, then those only ``old`` has."""
+    get = old.get
+    keys = [key for key, value in new.items() if get(key, _ABSENT) != value]
+    return keys + [key for key in old if key not in new]
+
+
+def _own(view: dict[str, Any], shared: dict[str, Any]) -> dict[str, None]:
+    """The members of one seat's view that are not the shared view's (its hand …)."""
+    if view is shared:
+        return {}
+    get = shared.get
+    return {key: None for key, value in view.items() if value is not get(key, _ABSENT)}
 
 
 def _member_diff(pointer: str, old: Any, new: Any) -> list[Op]:
