@@ -212,9 +212,10 @@ def test_two_people_chat_at_their_table_and_in_the_lobby(contexts: Contexts) -> 
 
 
 def test_the_form_offers_only_combinations_the_game_allows(contexts: Contexts) -> None:
-    """Pairs need four players, and the partner's lead and Yard Goat's doubles need pairs:
-    the form takes them away (unticked, unselected) while they cannot be played, and gives
-    them back. (It once let a player tick pairs with three players and read the refusal.)"""
+    """Pairs need four players, and the partner's lead needs pairs: the form takes them away
+    (unticked, unselected) while they cannot be played, and gives them back. (It once let a
+    player tick pairs with three players and read the refusal.) Yard Goat's doubles need no
+    pairs any more (the rulebook's corrections): they stay on with three players."""
     page = contexts.page()
     register(page, "fiona")
     page.click("details.more summary")
@@ -223,16 +224,16 @@ def test_the_form_offers_only_combinations_the_game_allows(contexts: Contexts) -
     page.check("#opt-special_doubles")
     page.select_option("#opt-lead_by", '"winner_partner"')
     page.select_option("#opt-players", "3")
-    for box in ("#opt-teams", "#opt-special_doubles"):
-        expect(page.locator(box)).to_be_disabled()
-        expect(page.locator(box)).not_to_be_checked()
+    expect(page.locator("#opt-teams")).to_be_disabled()
+    expect(page.locator("#opt-teams")).not_to_be_checked()
+    expect(page.locator("#opt-special_doubles")).to_be_enabled()
+    expect(page.locator("#opt-special_doubles")).to_be_checked()
     expect(partner).to_be_disabled()
     assert page.eval_on_selector("#opt-lead_by", "s => s.value") == '"winner"'
     page.select_option("#opt-players", "4")
     expect(page.locator("#opt-teams")).to_be_enabled()
-    expect(page.locator("#opt-special_doubles")).to_be_disabled()  # not before pairs
+    expect(partner).to_be_disabled()  # not before pairs
     page.check("#opt-teams")
-    expect(page.locator("#opt-special_doubles")).to_be_enabled()
     expect(partner).to_be_enabled()
     # the Yard preset (pairs with both) is one valid combination as a whole
     page.select_option("#preset", "yard")

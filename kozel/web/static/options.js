@@ -128,7 +128,7 @@ export function ratedProblem(game, options) {
 /** Offer only the values whose needs (/api/rules: `teams` needs `players` 4) are met by the
  * other options' current values: a form never offers a combination the game refuses. */
 export function offerValid(game, readers, allowers) {
-  for (let pass = 0; pass < 2; pass++) {  // a need may rest on another (special doubles → pairs → 4 players)
+  for (let pass = 0; pass < 2; pass++) {  // a need may rest on another (the partner's lead → pairs → 4 players)
     for (const spec of gameInfo(game).options) {
       for (const need of spec.needs || []) allowers[spec.name](need.value, readers[need.option]() === need.required);
     }
