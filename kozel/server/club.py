@@ -321,11 +321,7 @@ class Club:
             game_id,
             {"op": "move", "game": game_id, "seat": seat, "move": move, "version": version},
         )
-        if answer is None or "ok" not in answer:
-            return Reply(False, "unavailable", MOVED)
-        return Reply(
-            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
-        )
+        return _reply(answer)
 
     async def next_round(self, game_id: int, seat: int) -> None:
         """``seat`` is ready for the next round, at whichever node runs the table (a press
@@ -345,15 +341,7 @@ class Club:
         answer = await self._forward(
             game_id, {"op": "replace", "game": game_id, "seat": seat, "target": target}
         )
-        if answer is None or "ok" not in answer:
-            return Reply(False, "unavailable", MOVED)
-        params = answer.get("params")
-        return Reply(
-            bool(answer["ok"]),
-            str(answer.get("code", "")),
-            str(answer.get("message", "")),
-            params=params if isinstance(params, dict) else {},
-        )
+        return _reply(answer)
 
     # --- presence: which seats have a socket, in every process ----------------------------
 
@@ -377,6 +365,17 @@ class Club:
         return answer is None or answer.get("error") != "no_table"
 
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The owner's answer to ``request``; ``None`` when it cannot be had now (no owner
+        yet, no answer, or the database is away: the caller answers ``unavailable``)."""
+        try:
+            return await self._ask_owner(game_id, request)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the database is away (the pub/sub's failures are None)
+            log.warning("game %s: the owner could not be looked up: %s", game_id, error)
+            return None
+
+    async def _ask_owner(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
             return {"error": "no_table"} if await self._over(game_id) else None
@@ -414,18 +413,13 @@ class Club:
             return {"ok": True}
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
-            return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+            return _reply_json(reply)
         if request.get("op") == "presence" and isinstance(request.get("seats"), list):
             table.link(str(request.get("node")), request["seats"])
             return {"ok": True}
         if request.get("op") == "replace" and isinstance(seat, int):
             reply = await table.vote(seat, request.get("target"))
-            return {
-                "ok": reply.ok,
-                "code": reply.code,
-                "message": reply.message,
-                "params": reply.params,
-            }
+            return _reply_json(reply)
         return {"error": "bad_request"}
 
     # --- accounts ----------------------------------------------------------------------------
@@ -1174,6 +1168,37 @@ class Club:
                     for c in changes
                 ],
             }
+
+
+def _reply_json(reply: Reply) -> dict[str, Any]:
+    """A table's answer to a forwarded command, whole: an illegal move's ``reason`` and its
+    ``params`` travel with its code (the browser words the refusal from them)."""
+    return {
+        "ok": reply.ok,
+        "code": reply.code,
+        "message": reply.message,
+        "reason": reply.reason,
+        "params": reply.params,
+    }
+
+
+def _reply(answer: dict[str, Any] | None) -> Reply:
+    """A forwarded command's answer as the owner's table gave it (:func:`_reply_json`), or
+    ``unavailable`` when no answer came (the table is moving)."""
+    if answer is None or "ok" not in answer:
+        return Reply(False, "unavailable", MOVED)
+    params = answer.get("params")
+    return Reply(
+        bool(answer["ok"]),
+        str(answer.get("code", "")),
+        str(answer.get("message", "")),
+        str(answer.get("reason", "")),
+        {
+            str(key): value
+            for key, value in (params.items() if isinstance(params, dict) else ())
+            if isinstance(value, str | int)
+        },
+    )
 
 
 def rated_problem(game: str, options: dict[str, Any], seats: list[Any]) -> str:
