@@ -17,7 +17,8 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
@@ -32,6 +33,8 @@ from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
+from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate, printable
+from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
@@ -78,12 +81,23 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class Credentials(BaseModel):
+class Body(BaseModel):
+    """A JSON body: well-formed Unicode in every key and value (:mod:`kozel.server.text`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _well_formed(cls, data: Any) -> Any:
+        if has_lone_surrogate(data):
+            raise PydanticCustomError(BAD_TEXT, BAD_TEXT_MESSAGE)
+        return data
+
+
+class Credentials(Body):
     name: str = Field(max_length=64)
     password: str = Field(max_length=auth.MAX_PASSWORD)
 
 
-class RequestIn(BaseModel):
+class RequestIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
@@ -92,7 +106,7 @@ class RequestIn(BaseModel):
     """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
 
 
-class ComputerIn(BaseModel):
+class ComputerIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     level: str = Field(default="greedy", max_length=20)
@@ -100,14 +114,14 @@ class ComputerIn(BaseModel):
     rated: StrictBool = False
 
 
-class PersonIn(BaseModel):
+class PersonIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
 
 
-class TournamentIn(BaseModel):
+class TournamentIn(Body):
     players: StrictInt = 4
     """The field: 4 to 7 seats."""
     seconds_per_move: StrictInt = 60
@@ -115,7 +129,7 @@ class TournamentIn(BaseModel):
     bots: dict[int, str] = Field(default_factory=dict, max_length=7)
 
 
-class BotsIn(BaseModel):
+class BotsIn(Body):
     level: str = Field(default="greedy", max_length=20)
 
 
@@ -199,6 +213,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
+        if any(e["type"] == BAD_TEXT for e in error.errors()):
+            return refusal(422, BAD_TEXT, BAD_TEXT_MESSAGE)
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
             for e in error.errors()
@@ -522,8 +538,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
             if frame["type"] == "websocket.disconnect":
                 return
-            text = frame.get("text")
-            yield text if isinstance(text, str) else None
+            raw = frame.get("text")
+            if isinstance(raw, str) and may_hold_surrogate(raw) and _lone_surrogate(raw):
+                await send_error(websocket, BAD_TEXT, BAD_TEXT_MESSAGE)
+                continue
+            yield raw if isinstance(raw, str) else None
 
     def foreign_origin(websocket: WebSocket) -> bool:
         """A browser page of another site (its Origin names another host) may not connect."""
@@ -757,6 +776,15 @@ def message_type(text: str | None, limit: int) -> Any:
     return message.get("type") if isinstance(message, dict) else None
 
 
+def _lone_surrogate(raw: str) -> bool:
+    """A JSON text that decodes to a lone surrogate somewhere (not JSON: ``False``, the
+    handler says so)."""
+    try:
+        return has_lone_surrogate(json.loads(raw))
+    except (ValueError, RecursionError):
+        return False
+
+
 def address(request: Request) -> str:
     """The client's address, the key of the per-address limits."""
     return request.client.host if request.client else "?"
@@ -767,8 +795,9 @@ def refusal(
 ) -> JSONResponse:
     """An HTTP error: ``code`` and ``params`` for clients to word in the player's language,
     ``detail`` in English for API users."""
+    shown = {k: printable(v) if isinstance(v, str) else v for k, v in (params or {}).items()}
     return JSONResponse(
-        {"detail": message, "code": code, "params": params or {}}, status_code=status
+        {"detail": printable(message), "code": code, "params": shown}, status_code=status
     )
 
 
