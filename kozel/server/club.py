@@ -627,7 +627,6 @@ class Club:
             full_options, players = self._validate_tournament(field, seconds, bots, rated)
         else:
             full_options, players = self._validate(game, options, seconds, bots, rated)
-        await self._check_room(user)
         seats: list[Any] = [None] * players
         seats[0] = {"user": user.id, "name": user.name}
         for seat, level in bots.items():
@@ -635,6 +634,7 @@ class Club:
                 raise ClubError(422, "no_seat", "seat 0 is yours")
             seats[seat] = {"bot": level}
         async with self.sessions() as session, session.begin():
+            await self._check_room(session, user)
             request = GameRequest(
                 game=game,
                 options=full_options,
@@ -691,8 +691,8 @@ class Club:
 
     async def join(self, user: User, request_id: int) -> dict[str, Any]:
         await self._available()
-        await self._check_room(user)
         async with self.sessions() as session, session.begin():
+            await self._check_room(session, user)
             request = await self._open_request(session, request_id)
             seats = list(request.seats)
             if any(s and s.get("user") == user.id for s in seats):
@@ -740,19 +740,30 @@ class Club:
         if level not in LEVELS:
             raise ClubError(422, "unknown_bot", f"unknown bot {level!r}; bots: {', '.join(LEVELS)}")
 
-    async def _check_room(self, user: User) -> None:
-        """A player may keep only so many open requests and live tables."""
-        async with self.sessions() as session:
-            waiting = await session.scalar(
-                select(func.count(GameRequest.id)).where(
-                    GameRequest.status == "open", GameRequest.created_by == user.id
-                )
+    async def _check_room(self, session: AsyncSession, user: User) -> None:
+        """A player may keep only so many open requests and live tables: counted in the
+        transaction that adds one, after it has locked the player's row (its first write), so
+        that two of one player's requests, on any of the club's processes, are counted one
+        after the other and the second sees the first (a count in a transaction of its own
+        let 27 concurrent requests through a limit of 10). PostgreSQL holds the row's lock
+        until the commit, and a later statement of a read-committed transaction sees what the
+        holder committed; SQLite has one writer at a time from that first write on."""
+        await session.execute(
+            update(User)
+            .where(User.id == user.id)
+            .values(rating=User.rating)
+            .execution_options(synchronize_session=False)
+        )
+        waiting = await session.scalar(
+            select(func.count(GameRequest.id)).where(
+                GameRequest.status == "open", GameRequest.created_by == user.id
             )
-            playing = await session.scalar(
-                select(func.count(GamePlayer.game_id))
-                .join(Game, Game.id == GamePlayer.game_id)
-                .where(GamePlayer.user_id == user.id, Game.status == "playing")
-            )
+        )
+        playing = await session.scalar(
+            select(func.count(GamePlayer.game_id))
+            .join(Game, Game.id == GamePlayer.game_id)
+            .where(GamePlayer.user_id == user.id, Game.status == "playing")
+        )
         if (waiting or 0) + (playing or 0) >= self.settings.tables_per_player:
             limit = self.settings.tables_per_player
             raise ClubError(
