@@ -266,12 +266,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health(response: Response) -> dict[str, Any]:
-        """``ok``, or ``degraded`` (503) with the services that do not answer."""
+        """``ok``, or ``degraded`` (503) with the services that do not answer; with what
+        password hashing costs this process (``hashing``: passwords waiting for its one
+        hashing thread, hashes done and refused, the last minute's longest wait and busy
+        time) and how long its event loop was stalled in the last minute (``loop``)."""
         missing = await club.missing()
+        load = {"hashing": club.hasher.stats(), "loop": club.stalls.stats()}
         if missing:
             response.status_code = 503
-            return {"status": "degraded", "missing": missing, "node": club.node}
-        return {"status": "ok", "node": club.node}
+            return {"status": "degraded", "missing": missing, "node": club.node, **load}
+        return {"status": "ok", "node": club.node, **load}
 
     @app.get("/api/admin/tables")
     async def admin_tables(

@@ -39,10 +39,12 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
+from kozel.server.hashing import Busy, Hasher
 from kozel.server.offer import club_game
 from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.settings import Settings
+from kozel.server.stalls import StallMeter
 from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
 
@@ -101,11 +103,16 @@ class Club:
         self._pairing = asyncio.Lock()
         """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
+        self.hasher = Hasher(settings.hash_queue)
+        self.stalls = StallMeter()
+        """How long this process's loop could not run: no clock is charged for it."""
+        """Every password hash and check of this process, one at a time (:mod:`hashing`)."""
         self._closing: set[asyncio.Task[None]] = set()
         self.announcer = Announcer(self._tell_presence, settings.lease_seconds / 3)
         """This process's seat sockets, told to the tables' owners (presence)."""
 
     async def start(self) -> None:
+        self._loops.append(asyncio.create_task(self.stalls.run(), name="stalls"))
         await migrate(self.engine)
         async with self.sessions() as session:
             club_id = await session.scalar(select(ClubState.text).where(ClubState.key == "club_id"))
@@ -135,6 +142,7 @@ class Club:
             log.warning("could not end this node's lease; other nodes wait for it to run out")
         await self.pubsub.close()
         await self.engine.dispose()
+        self.hasher.close()
 
     async def missing(self) -> list[str]:
         """The services that do not answer now: ``database``, ``pubsub``."""
@@ -271,6 +279,7 @@ class Club:
             last_at = _aware(events[-1].at).timestamp() if events else None
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
             table.bot_pace_ms = self.settings.bot_delay_ms
+            table.server_time = self.stalls.total
             table.round_pause = self.settings.round_pause_seconds
             table.presence.grace = self.settings.presence_grace_seconds
             table.presence.link_seconds = self.settings.lease_seconds
@@ -441,8 +450,13 @@ class Club:
             taken = await session.scalar(select(User.id).where(User.name_key == key))
         if taken is not None:
             raise ClubError(409, "name_taken", f"the name {name!r} is taken", name=name)
-        # argon2 takes about half a second: never on the event loop that runs the tables
-        password_hash = await asyncio.to_thread(auth.hash_password, password)
+        # argon2 takes about half a second: in the process's one hashing thread, at the
+        # lowest priority, never on the event loop that runs the tables
+        try:
+            password_hash = await self.hasher.hash(password)
+        except Busy:
+            self.register_limit.give_back(client)
+            raise _busy() from None
         async with self.sessions() as session, session.begin():
             user = User(name=name, name_key=key, password_hash=password_hash, guest=False)
             session.add(user)
@@ -471,7 +485,13 @@ class Club:
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == key))
         stored = user.password_hash if user is not None else None
-        if user is None or not await asyncio.to_thread(auth.check_password, stored, password):
+        try:
+            matches = await self.hasher.check(stored, password)
+        except Busy:
+            self.login_limit.give_back(limited)
+            self.address_login_limit.give_back(client)
+            raise _busy() from None
+        if user is None or not matches:
             raise ClubError(401, "wrong_password", "wrong name or password")
         self.login_limit.give_back(limited)
         self.address_login_limit.give_back(client)
@@ -1179,6 +1199,10 @@ class Club:
                     for c in changes
                 ],
             }
+
+
+def _busy() -> ClubError:
+    return ClubError(503, "busy", "the club is busy checking passwords: try again in a moment")
 
 
 def _reply_json(reply: Reply) -> dict[str, Any]:
