@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
-from kozel.server import auth, chat, tourney
+from kozel.server import auth, chat, names, tourney
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
     ChatMessage,
@@ -30,6 +30,7 @@ from kozel.server.db import (
     Game,
     GamePlayer,
     GameRequest,
+    NameKey,
     RatingChange,
     Session,
     TournamentRow,
@@ -446,10 +447,16 @@ class Club:
                 429, "too_many_accounts", "too many new accounts from your address: wait a minute"
             )
         key = auth.name_key(name)
+        look_alike = names.look_alike_keys(name)
+        taken_message = f"the name {name!r} is taken, or looks like a taken name"
         async with self.sessions() as session:
             taken = await session.scalar(select(User.id).where(User.name_key == key))
+            if taken is None:
+                taken = await session.scalar(
+                    select(NameKey.user_id).where(NameKey.key.in_(sorted(look_alike))).limit(1)
+                )
         if taken is not None:
-            raise ClubError(409, "name_taken", f"the name {name!r} is taken", name=name)
+            raise ClubError(409, "name_taken", taken_message, name=name)
         # argon2 takes about half a second: in the process's one hashing thread, at the
         # lowest priority, never on the event loop that runs the tables
         try:
@@ -462,10 +469,12 @@ class Club:
             session.add(user)
             try:
                 await session.flush()
+                # one account per look-alike key: of two look-alikes registered at once, the
+                # second's keys are refused by the first's
+                session.add_all(NameKey(key=k, user_id=user.id) for k in sorted(look_alike))
+                await session.flush()
             except IntegrityError:
-                raise ClubError(
-                    409, "name_taken", f"the name {name!r} is taken", name=name
-                ) from None
+                raise ClubError(409, "name_taken", taken_message, name=name) from None
         return await self._open_session(user)
 
     async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:

@@ -38,6 +38,17 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class NameKey(Base):
+    """A registered name's look-alike keys (:func:`kozel.server.names.look_alike_keys`): a
+    key belongs to one account, so a new name that looks like a taken one (in any script or
+    case) is refused. Names registered before the keys existed keep their accounts; a key
+    two of them shared went to the older one."""
+
+    __tablename__ = "name_keys"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+
+
 class Session(Base):
     __tablename__ = "sessions"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)

@@ -5,8 +5,9 @@ per hash. Run in the default thread pool, a burst of registrations or failed log
 second through three processes) ran a dozen hashes at once per process and took every core
 from the event loops: socket pings waited up to 0.8 s and players' clocks ran meanwhile.
 
-Here a process hashes one password at a time, in a thread whose *nice* value is 19 (argon2's
-own threads inherit it), so the event loop preempts it whenever it has work. At most
+Here a process hashes one password at a time, in one thread (new hashes use one lane:
+``auth.hash_password``) whose scheduling is ``SCHED_IDLE`` at nice 19, so the event loop
+preempts it whenever it has work. At most
 :attr:`Hasher.limit` passwords wait; one more is refused at once (:class:`Busy`, answered 503
 ``busy``: try again in a moment) instead of waiting without end. :meth:`Hasher.stats` tells
 ``/api/health`` what a burst costs.
@@ -36,10 +37,15 @@ class Busy(Exception):
 
 
 def _lower_priority() -> None:
-    """Run in the worker thread as it starts: on Linux ``setpriority`` with a thread's id
-    sets that thread's nice value only (and the threads it starts inherit it)."""
+    """Run in the worker thread as it starts: the thread's nice value becomes 19 and its
+    policy ``SCHED_IDLE`` (Linux: both are a thread's own when given its id), the least
+    share of a busy CPU there is, so that the event loop's thread runs first whenever it
+    can (the hash still progresses on a loaded machine)."""
+    me = threading.get_native_id()
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        os.setpriority(os.PRIO_PROCESS, me, NICE)
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(me, os.SCHED_IDLE, os.sched_param(0))
 
 
 class Hasher:
