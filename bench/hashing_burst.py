@@ -17,7 +17,9 @@ the worst case: a crowd of addresses). Throughout it measures:
   from sending the move to the message that shows it taken;
 - **clock**: ``--late-tables`` tables of 5 s per move where the person moves
   ``--margin`` seconds before his deadline *as he saw it* (when the state came, plus the
-  ``remaining_ms`` it gave): a clock charged for server time times such a player out.
+  ``remaining_ms`` it gave): a clock charged for server time times such a player out. A
+  move this client itself sent late (its own process starved by more than half the margin)
+  is counted apart, and its timeout is not the server's.
 
 It prints p50/p99/max of ping and move before and during the burst, the late moves taken
 and timed out, what the registrations were answered (200, 503 ``busy``, ...) and each
@@ -52,6 +54,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from kozel.server.stalls import StallMeter
 
 HOST = "127.0.0.1"
 TARGET_P99_MS = 100.0
@@ -104,6 +108,9 @@ class Run:
     move: Samples = field(default_factory=Samples)
     late_taken: int = 0
     late_timed_out: int = 0
+    late_client_late: int = 0
+    """Late moves this client itself sent later than planned (its own loop starved): their
+    outcome says nothing of the server's clock."""
     late_margin_ms: list[float] = field(default_factory=list)
     registrations: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
@@ -199,8 +206,14 @@ async def play(run: Run, sock: ClientConnection, late: bool, until: float) -> No
     sent: tuple[int, float] | None = None
     pending: asyncio.Task[None] | None = None
 
+    client_late = False
+
     async def move_late(version: int, move: dict[str, Any], at: float) -> None:
+        nonlocal client_late
         await asyncio.sleep(max(0.0, at - time.monotonic()))
+        client_late = time.monotonic() - at > run_margin / 2
+        if client_late:
+            run.late_client_late += 1
         await sock.send(json.dumps({"type": "move", "version": version, "move": move}))
 
     while time.monotonic() < until:
@@ -231,7 +244,7 @@ async def play(run: Run, sock: ClientConnection, late: bool, until: float) -> No
             sent = None
         if state.get("status") != "playing":
             result = state.get("result") or {}
-            if late and result.get("timeout") == state.get("you"):
+            if late and result.get("timeout") == state.get("you") and not client_late:
                 run.late_timed_out += 1
             break
         move = my_turn(state)
@@ -305,6 +318,8 @@ async def bench(args: argparse.Namespace, servers: Servers) -> dict[str, Any]:
     players = [asyncio.create_task(play(run, s, False, end)) for s, _ in fast]
     players += [asyncio.create_task(play(run, s, True, end)) for s, _ in slow]
     pings = [asyncio.create_task(pinger(run, port, end)) for port in ports]
+    meter = StallMeter()
+    metering = asyncio.create_task(meter.run())
     run.phase = "quiet"
     await asyncio.sleep(args.quiet)
     run.phase = "burst"
@@ -312,7 +327,9 @@ async def bench(args: argparse.Namespace, servers: Servers) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=10) as client:
         health = [(await client.get(f"http://{HOST}:{p}/api/health")).json() for p in ports]
     run.phase = "after"
+    client_stalled = meter.total()
     await asyncio.gather(*players, *pings, return_exceptions=True)
+    metering.cancel()
     return {
         "processes": args.processes,
         "rate": args.rate,
@@ -323,6 +340,7 @@ async def bench(args: argparse.Namespace, servers: Servers) -> dict[str, Any]:
             "margin_ms": round(1000 * args.margin),
             "taken": run.late_taken,
             "timed_out": run.late_timed_out,
+            "sent_late_by_this_client": run.late_client_late,
         },
         "registrations": dict(sorted(run.registrations.items())),
         "health": [
@@ -330,6 +348,7 @@ async def bench(args: argparse.Namespace, servers: Servers) -> dict[str, Any]:
             for h in health
         ],
         "socket_errors": sorted(set(run.errors)),
+        "client_stalled_ms": round(1000 * client_stalled),
     }
 
 

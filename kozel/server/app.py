@@ -8,6 +8,7 @@ The protocol is documented in docs/protocol.md.
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,7 +29,7 @@ from kozel.server import auth, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
-from kozel.server.limits import SocketsPerAddress
+from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress
 from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
@@ -45,6 +46,7 @@ TRY_AGAIN = 1013
 """The close code when a service the socket needs is away: reconnect in a moment."""
 UNAVAILABLE = "the club's database is unavailable: try again in a moment"
 
+log = logging.getLogger("kozel.app")
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client: static ES modules, no build step (kozel/web)."""
 PAGE_HEADERS = {
@@ -156,6 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.club = club
     app.add_middleware(SocketsPerAddress, limit=club.settings.sockets_per_address)
+    app.add_middleware(SameOriginSockets)
+    app.add_middleware(QuietSockets)
     session_sockets: dict[str, set[WebSocket]] = {}
     """The table sockets of each session (by its token's hash) in this process."""
 
@@ -195,7 +199,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             if length is not None and (not length.isdigit() or int(length) > limit):
                 return refusal(413, "body_too_big", f"a request body is at most {limit} bytes")
-        return await call_next(request)
+        try:
+            return await call_next(request)
+        except Exception as error:
+            # answered here, not by an exception handler: Starlette re-raises from those,
+            # and uvicorn then logs a traceback and closes the client's kept-alive connection
+            return unexpected(request, error)
 
     @app.exception_handler(ClubError)
     async def club_error(_: Request, error: ClubError) -> JSONResponse:
@@ -221,10 +230,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         return refusal(422, "bad_request", problems or "bad request")
 
-    @app.exception_handler(Exception)
-    async def unexpected(_: Request, error: Exception) -> JSONResponse:
+    def unexpected(request: Request, error: Exception) -> JSONResponse:
+        """A failure no handler answered: a service away is 503 (one line in the log), any
+        other 500 (with its traceback, once)."""
         if isinstance(error, DBAPIError | OSError | TimeoutError):
+            what = f"{type(error).__name__}: {error}"
+            log.warning("%s %s: 503, %s", request.method, request.url.path, what)
             return refusal(503, "unavailable", UNAVAILABLE)
+        log.error("%s %s: 500", request.method, request.url.path, exc_info=error)
         return refusal(500, "server_error", "something went wrong on our side")
 
     # --- sessions -------------------------------------------------------------------------
@@ -548,21 +561,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 continue
             yield raw if isinstance(raw, str) else None
 
-    def foreign_origin(websocket: WebSocket) -> bool:
-        """A browser page of another site (its Origin names another host) may not connect."""
-        origin = websocket.headers.get("origin")
-        if not origin:
-            return False
-        return origin.split("://", 1)[-1] != websocket.headers.get("host")
-
     @app.websocket("/ws/lobby")
     async def lobby(websocket: WebSocket) -> None:
         """A snapshot, then every change; a client that finds a version missing sends
         ``sync``, which starts the feed over exactly as connecting does (subscribe, snapshot,
         changes): every change the new snapshot lacks is sent after it."""
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             found = await club.session_user(token)
@@ -615,9 +618,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def tournament_feed(websocket: WebSocket, tournament_id: int) -> None:
         """The tournament's state, then again after every change (each message is the whole
         state: a client keeps the last one). Read-only but for ``ping``."""
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         await websocket.accept()
 
         async def snapshot() -> str:
@@ -633,9 +633,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: int) -> None:
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             found = await club.session_user(token)
@@ -703,6 +700,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await club.say(found[0], room, message.get("text"), channels)
         except ClubError as error:
             await send_error(websocket, error.code, error.message, params=error.params)
+        except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was said
+            await send_error(websocket, "unavailable", UNAVAILABLE)
 
     async def handle(
         websocket: WebSocket, game_id: int, seat: int | None, text: str | None
@@ -764,6 +763,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"
             await send_error(websocket, code, error.message)
+        except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was done
+            await send_error(websocket, "unavailable", UNAVAILABLE)
 
     return app
 

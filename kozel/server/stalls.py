@@ -15,8 +15,9 @@ import time
 from collections import deque
 
 TICK = 0.05
-NOTICED = 0.02
-"""Lateness below this is the loop's ordinary jitter, not a stall."""
+NOTICED = 0.005
+"""Lateness below this is the timer's own jitter, not a stall (a loop kept busy counts: its
+ticker waits its turn too, and ten-millisecond waits add up to seconds over a clock)."""
 WINDOW = 60.0
 
 
