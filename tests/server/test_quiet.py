@@ -20,14 +20,15 @@ from tests.server.conftest import RunningServer
 
 
 @pytest.mark.parametrize("path", ["/ws/lobby", "/ws/games/1", "/ws/tournaments/1"])
-def test_a_socket_from_another_site_is_closed_with_1008(
-    server: RunningServer, path: str
-) -> None:
+def test_a_socket_from_another_site_is_closed_with_1008(server: RunningServer, path: str) -> None:
     """The handshake was refused with HTTP 403 where docs/protocol.md says close 1008 (a
     browser shows a 403 as a failed connection, with no reason)."""
-    with connect(server.ws + path, additional_headers={"Origin": "https://evil.example"}) as sock:
-        with pytest.raises(ConnectionClosed) as closed:
-            sock.recv(timeout=10)
+    evil = {"Origin": "https://evil.example"}
+    with (
+        connect(server.ws + path, additional_headers=evil) as sock,
+        pytest.raises(ConnectionClosed) as closed,
+    ):
+        sock.recv(timeout=10)
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == 1008
     assert "another site" in closed.value.rcvd.reason
