@@ -295,7 +295,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         found: Annotated[tuple[User, str], Depends(signed_in)],
     ) -> dict[str, Any]:
         """Which process owns which table (for the club's administrators)."""
-        if found[0].guest or found[0].name not in club.settings.admins:
+        if not club.is_admin(found[0]):
             raise ClubError(403, "admins_only", "only the club's administrators may see this")
         return await club.ownership.overview()
 
@@ -338,7 +338,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "guest": user.guest,
             "rating": user.rating,
             "csrf": csrf,
-            "admin": not user.guest and user.name in club.settings.admins,
+            "admin": club.is_admin(user),
         }
 
     @app.get("/api/rules")

@@ -534,6 +534,11 @@ class Club:
             )
         return user, token, csrf
 
+    def is_admin(self, user: User) -> bool:
+        """An administrator: granted in the database (``kozel admin grant``), or named by
+        ``kozel serve --admin`` (which trusts whoever holds the name)."""
+        return not user.guest and (user.admin or user.name in self.settings.admins)
+
     async def session_user(self, token: str | None) -> tuple[User, str] | None:
         """The user and CSRF token of a live session, or ``None``."""
         if not token or len(token) > 200:

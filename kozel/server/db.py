@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, false
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -35,6 +35,8 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     rating: Mapped[int] = mapped_column(Integer, default=0)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """May see the club's administration views (``kozel admin grant NAME``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

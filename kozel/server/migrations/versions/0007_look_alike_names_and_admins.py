@@ -1,8 +1,11 @@
-"""Look-alike names: every registered name's confusable skeletons (UTS #39) in ``name_keys``,
-one account per key, so that a new name that looks like a taken one is refused.
+"""Look-alike names and administrators (issue #23).
 
-Names registered before keep their accounts: the keys are given out oldest account first,
-and a key an older account already holds is left out for the younger one.
+- Every registered name's confusable skeletons (UTS #39) in ``name_keys``, one account per
+  key, so that a new name that looks like a taken one is refused. Names registered before
+  keep their accounts: the keys are given out oldest account first, and a key an older
+  account already holds is left out for the younger one.
+- ``users.admin``: an administrator, made by the operator with ``kozel admin grant NAME``
+  against the database (``kozel serve --admin NAME`` trusted whoever registered NAME first).
 
 Revision ID: 0007
 Revises: 0006
@@ -44,8 +47,12 @@ def upgrade() -> None:
             rows.append({"key": key, "user_id": user_id})
     if rows:
         connection.execute(sa.insert(keys), rows)
+    with op.batch_alter_table("users") as batch:
+        batch.add_column(sa.Column("admin", sa.Boolean, nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("users") as batch:
+        batch.drop_column("admin")
     op.drop_index("ix_name_keys_user_id", "name_keys")
     op.drop_table("name_keys")
