@@ -114,6 +114,9 @@ class Run:
     late_margin_ms: list[float] = field(default_factory=list)
     registrations: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    meter: StallMeter = field(default_factory=StallMeter)
+    """This client's own stalls: a late move made while it stalled says nothing of the
+    server."""
 
 
 class Servers:
@@ -207,11 +210,15 @@ async def play(run: Run, sock: ClientConnection, late: bool, until: float) -> No
     pending: asyncio.Task[None] | None = None
 
     client_late = False
+    seen_stall = run.meter.total()
+    """This client's stall total when it last received a message."""
 
-    async def move_late(version: int, move: dict[str, Any], at: float) -> None:
+    async def move_late(version: int, move: dict[str, Any], at: float, since: float) -> None:
         nonlocal client_late
         await asyncio.sleep(max(0.0, at - time.monotonic()))
-        client_late = time.monotonic() - at > run_margin / 2
+        # stalled since the previous message (before this state was read, or after): the
+        # client, not the server, may have made the move late
+        client_late = run.meter.total() - since > run_margin / 2
         if client_late:
             run.late_client_late += 1
         await sock.send(json.dumps({"type": "move", "version": version, "move": move}))
@@ -222,6 +229,7 @@ async def play(run: Run, sock: ClientConnection, late: bool, until: float) -> No
         except (TimeoutError, ConnectionClosed):
             break
         received = time.monotonic()
+        since, seen_stall = seen_stall, run.meter.total()
         message = json.loads(text)
         version = message.get("version")
         if message.get("type") == "error":
@@ -254,7 +262,7 @@ async def play(run: Run, sock: ClientConnection, late: bool, until: float) -> No
             remaining = (state.get("clock") or {}).get("remaining_ms", 0) / 1000
             at = received + remaining - run_margin
             run.late_margin_ms.append(1000 * run_margin)
-            pending = asyncio.create_task(move_late(version, move, at))
+            pending = asyncio.create_task(move_late(version, move, at, since))
             sent = (version, at)
         else:
             sent = (version, time.monotonic())
@@ -318,7 +326,7 @@ async def bench(args: argparse.Namespace, servers: Servers) -> dict[str, Any]:
     players = [asyncio.create_task(play(run, s, False, end)) for s, _ in fast]
     players += [asyncio.create_task(play(run, s, True, end)) for s, _ in slow]
     pings = [asyncio.create_task(pinger(run, port, end)) for port in ports]
-    meter = StallMeter()
+    meter = run.meter
     metering = asyncio.create_task(meter.run())
     run.phase = "quiet"
     await asyncio.sleep(args.quiet)

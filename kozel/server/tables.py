@@ -565,8 +565,8 @@ class Table:
         The clock is not charged for the server's own time: when it runs out, the seat first
         gets the time this process's loop was stalled since the clock started (a burst of
         password hashing, a starved machine: the player's move may be waiting, unread, in
-        the socket meanwhile), and is timed out only once a whole ``deadline`` has passed
-        with the server running (:meth:`_timeout`)."""
+        the socket meanwhile), and is timed out only once the whole time to ``deadline`` has
+        passed with the server running (:meth:`_timeout`)."""
         if self._timer is not None:
             self._timer.cancel()
         self.deadline = deadline
@@ -598,7 +598,8 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
         self._wake_at_deadline()
-        log.info("table %s: the clock gets %.0f ms of server time back", self.id, 1000 * owed)
+        if owed >= 0.1:
+            log.info("table %s: the clock gets %.0f ms of server time back", self.id, 1000 * owed)
         return True
 
     async def _bot_move(self, seat: int, version: int) -> None:

@@ -47,12 +47,14 @@ def upgrade() -> None:
             rows.append({"key": key, "user_id": user_id})
     if rows:
         connection.execute(sa.insert(keys), rows)
-    with op.batch_alter_table("users") as batch:
-        batch.add_column(sa.Column("admin", sa.Boolean, nullable=False, server_default=sa.false()))
+    # a plain ADD COLUMN (SQLite's batch mode would copy the table, which the tables that
+    # refer to users forbid)
+    op.add_column(
+        "users", sa.Column("admin", sa.Boolean, nullable=False, server_default=sa.false())
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("users") as batch:
-        batch.drop_column("admin")
+    op.drop_column("users", "admin")
     op.drop_index("ix_name_keys_user_id", "name_keys")
     op.drop_table("name_keys")
