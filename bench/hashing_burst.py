@@ -289,13 +289,15 @@ async def pinger(run: Run, port: int, until: float) -> None:
             await asyncio.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
 
 
-async def register_burst(run: Run, ports: list[int], rate: float, seconds: float) -> None:
+async def register_burst(
+    run: Run, ports: list[int], rate: float, seconds: float, password: str
+) -> None:
     tasks = []
     async with httpx.AsyncClient(timeout=60) as client:
 
         async def one(n: int) -> None:
             port = ports[n % len(ports)]
-            body = {"name": f"u{secrets.token_hex(5)}", "password": "correct horse battery"}
+            body = {"name": f"u{secrets.token_hex(5)}", "password": password}
             try:
                 answer = await client.post(f"http://{HOST}:{port}/api/auth/register", json=body)
                 key = str(answer.status_code)
@@ -331,7 +333,7 @@ async def bench(args: argparse.Namespace, servers: Servers) -> dict[str, Any]:
     run.phase = "quiet"
     await asyncio.sleep(args.quiet)
     run.phase = "burst"
-    await register_burst(run, ports, args.rate, args.seconds)
+    await register_burst(run, ports, args.rate, args.seconds, args.password)
     async with httpx.AsyncClient(timeout=10) as client:
         health = [(await client.get(f"http://{HOST}:{p}/api/health")).json() for p in ports]
     run.phase = "after"
@@ -399,6 +401,12 @@ def main() -> None:
     parser.add_argument("--margin", type=float, default=0.35, help="late moves: s before")
     parser.add_argument("--postgres", default="", help="postgresql://USER@HOST:PORT")
     parser.add_argument("--redis", default="", help="redis://HOST:PORT/DB (several processes)")
+    parser.add_argument(
+        "--password",
+        default="correct horse battery",
+        help="the registrations' password (a short one is refused before any hashing: "
+        "the cost of the requests alone)",
+    )
     parser.add_argument("--python", default=sys.executable, help="the servers' Python")
     parser.add_argument("--pythonpath", default="", help="a checkout to run the servers from")
     args = parser.parse_args()

@@ -446,6 +446,11 @@ class Club:
             raise ClubError(
                 429, "too_many_accounts", "too many new accounts from your address: wait a minute"
             )
+        try:
+            self.hasher.admit()  # a burst is refused before the database is asked anything
+        except Busy:
+            self.register_limit.give_back(client)
+            raise _busy() from None
         key = auth.name_key(name)
         look_alike = names.look_alike_keys(name)
         taken_message = f"the name {name!r} is taken, or looks like a taken name"
@@ -491,6 +496,12 @@ class Club:
             raise ClubError(
                 429, "too_many_logins", "too many failed attempts to log in: wait a minute"
             )
+        try:
+            self.hasher.admit()
+        except Busy:
+            self.login_limit.give_back(limited)
+            self.address_login_limit.give_back(client)
+            raise _busy() from None
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == key))
         stored = user.password_hash if user is not None else None

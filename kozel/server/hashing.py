@@ -74,6 +74,14 @@ class Hasher:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+    def admit(self) -> None:
+        """:class:`Busy` (counted) when one more password would be refused now: a caller
+        checks before it does any other work for the password."""
+        if self.waiting >= self.limit:
+            self.refused += 1
+            self._refusals.append(time.monotonic())
+            raise Busy
+
     async def hash(self, password: str) -> str:
         """An argon2 hash of ``password``; :class:`Busy` when too many wait."""
         hashed: str = await self._run(lambda: auth.hash_password(password))
@@ -88,10 +96,7 @@ class Hasher:
         return matches
 
     async def _run(self, work: Any) -> Any:
-        if self.waiting >= self.limit:
-            self.refused += 1
-            self._refusals.append(time.monotonic())
-            raise Busy
+        self.admit()
         self.waiting += 1
         queued = time.monotonic()
         loop = asyncio.get_running_loop()
