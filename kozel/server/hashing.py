@@ -1,17 +1,16 @@
 """Password hashing, bounded: one worker thread per process, at the lowest CPU priority.
 
-argon2 is slow on purpose, and with the library's defaults it took a third of a second and
-four threads of its own per hash. Run in the default thread pool, a burst of registrations or failed log-ins (30 a
-second through three processes) ran a dozen hashes at once per process and took every core
-from the event loops: socket pings waited up to 0.8 s and players' clocks ran meanwhile.
+argon2 is slow on purpose; with the library's defaults it took a third of a second and four
+threads of its own per hash. Run in the default thread pool, a burst of registrations or
+failed log-ins (30 a second through three processes) ran a dozen hashes at once per process
+and took every core from the event loops: socket pings waited up to 0.8 s and players'
+clocks ran meanwhile.
 
-Here a process hashes one password at a time, in one thread (new hashes use one lane and
-19 MiB:
-``auth.hash_password``) whose scheduling is ``SCHED_IDLE`` at nice 19, so the event loop
-preempts it whenever it has work. At most
-:attr:`Hasher.limit` passwords wait; one more is refused at once (:class:`Busy`, answered 503
-``busy``: try again in a moment) instead of waiting without end. :meth:`Hasher.stats` tells
-``/api/health`` what a burst costs.
+Here a process hashes one password at a time (``auth.hash_password``: one lane, 19 MiB), in
+one thread whose scheduling is ``SCHED_IDLE`` at nice 19, so that the event loop preempts it
+whenever it has work. At most :attr:`Hasher.limit` passwords wait; one more is refused at
+once (:class:`Busy`, answered 503 ``busy``: try again in a moment) instead of waiting without
+end. :meth:`Hasher.stats` tells ``/api/health`` what a burst costs.
 """
 
 from __future__ import annotations
