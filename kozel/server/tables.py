@@ -150,6 +150,8 @@ class Table:
         :class:`~kozel.server.stalls.StallMeter`): time no player's clock is charged for."""
         self._stall_mark = 0.0
         """``server_time()`` when the clock of the seat to move last started or grew."""
+        self._armed_at: float | None = None
+        """When the clock was started, until the state that started it has gone out."""
         self.bots: dict[int, GameBot] = {
             s: self.rules.make_bot(info["bot"], _secure.getrandbits(48))
             for s, info in enumerate(self.seats)
@@ -212,6 +214,7 @@ class Table:
             await self._publish()
         except Exception:  # the table runs: clients get its state when they (re)connect
             log.exception("table %s: publishing its state on starting failed", self.id)
+        self._state_sent()
 
     async def stop(self) -> None:
         if self._timer is not None:
@@ -413,6 +416,11 @@ class Table:
     async def _timeout(self, command: _Timeout) -> None:
         if self.status != "playing" or command.version != self.version:
             return  # a move came first
+        if self.deadline - time.time() > 0.05:  # the clock grew after this timer was set
+            if self._timer is not None:
+                self._timer.cancel()
+            self._wake_at_deadline()
+            return
         if self._server_time_owed():
             return
         after = self.match.copy()
@@ -493,6 +501,7 @@ class Table:
             await self._publish()
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
+        self._state_sent()
         if after.over:
             if self.on_finish is not None:
                 self.on_finish(self.id)
@@ -571,6 +580,7 @@ class Table:
             self._timer.cancel()
         self.deadline = deadline
         self._stall_mark = self.server_time()
+        self._armed_at = time.time()
         seat = self.match.to_move
         assert seat is not None
         self._wake_at_deadline()
@@ -578,6 +588,21 @@ class Table:
             task = asyncio.create_task(self._bot_move(seat, self.version))
             self._thinking.add(task)
             task.add_done_callback(self._thinking.discard)
+
+    def _state_sent(self) -> None:
+        """The state that started the clock has been published (Redis has handed it to every
+        process's subscription): the clock runs from now, and the seat gets the time the
+        publishing took (a busy Redis, a busy machine). The stalls of this process until now
+        are in that time: the stall count starts again here."""
+        if self._armed_at is None:
+            return
+        late, self._armed_at = time.time() - self._armed_at, None
+        self._stall_mark = self.server_time()
+        if late > 0 and self.status == "playing" and self.match.to_move is not None:
+            self.deadline += late
+            if self._timer is not None:
+                self._timer.cancel()
+            self._wake_at_deadline()
 
     def _wake_at_deadline(self) -> None:
         seat, version = self.match.to_move, self.version
@@ -750,6 +775,7 @@ class Table:
             await self._publish()
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
+        self._state_sent()
 
     def _replace(self, data: dict[str, Any]) -> None:
         """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""

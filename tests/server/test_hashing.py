@@ -72,6 +72,62 @@ def test_a_stall_of_the_server_is_not_charged_to_the_clock(tmp_path: Path) -> No
     assert (ok, code, status) == (True, "", "playing")
 
 
+def test_the_clock_runs_from_when_the_state_has_gone_out(tmp_path: Path) -> None:
+    """Publishing a state took long (Redis on a loaded machine): the clock had run all that
+    time before the player could see his turn, and a player who answered half a second after
+    his state came was timed out by a clock of one second."""
+
+    async def scenario() -> tuple[bool, str, str]:
+        club = Club(
+            Settings(
+                db_url=f"sqlite:///{tmp_path / 'club.db'}", min_seconds_per_move=1, bot_delay_ms=0
+            )
+        )
+        await club.start()
+        try:
+            rules = get_game("goat")
+            async with club.sessions() as session, session.begin():
+                row = Game(
+                    game="goat",
+                    options=rules.options_dict(rules.options({"players": 2})),
+                    seats=[{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}],
+                    seconds_per_move=1,
+                    rated=False,
+                    status="playing",
+                    version=0,
+                    owner=club.node,
+                    fence=0,
+                )
+                session.add(row)
+            table = await club.open_table(row)
+            async with asyncio.timeout(30):
+                while table.match.to_move is None or table.deadline == 0:
+                    await asyncio.sleep(0.01)
+            first = table.match.to_move
+            assert first is not None
+            move = table.match.write_move(table.match.view(first).legal_moves[0])
+            publish = table.pubsub.publish_many
+
+            async def slow(messages: list[tuple[str, str]]) -> None:
+                await asyncio.sleep(1.3)  # not a stall: the loop runs, the message waits
+                await publish(messages)
+
+            table.pubsub.publish_many = slow  # type: ignore[method-assign]
+            assert (await club.submit(row.id, first, move, table.version)).ok
+            table.pubsub.publish_many = publish  # type: ignore[method-assign]
+            other = table.match.to_move
+            assert other is not None and other != first
+            answer = table.match.write_move(table.match.view(other).legal_moves[0])
+            await asyncio.sleep(0.5)  # the next player thinks half a second
+            reply = await club.submit(row.id, other, answer, table.version)
+            return reply.ok, reply.code, table.status
+        finally:
+            await club.stop()
+
+    ok, code, status = asyncio.run(scenario())
+    assert (ok, code, status) == (True, "", "playing")
+
+
 def test_passwords_are_hashed_one_at_a_time_at_the_lowest_priority() -> None:
     """argon2 ran in the default thread pool: 30 hashes at once took every core from the
     event loop. One thread per process hashes, at nice 19 and SCHED_IDLE, one lane per
