@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import websockets
 
+from kozel import patch
 from kozel.core import InvalidOption
 from kozel.game import Game, GameBot
 from kozel.games import get_game
@@ -34,6 +35,23 @@ def choose(game: Game, bot: GameBot, message: dict[str, Any]) -> dict[str, Any]:
     """Your bot goes here. This one hands the seat's view to a Kozel bot of the game; the view
     holds only what the club sent this seat."""
     return game.move_to_dict(bot.choose(game.view_from_dict(message["view"])))
+
+
+def follow(
+    state: dict[str, Any] | None, message: dict[str, Any]
+) -> tuple[dict[str, Any] | None, bool | None]:
+    """The state held after a message of the table socket, and whether it is a new one
+    (``None``: an event came after a missed version; ask for the whole state with ``sync``).
+    The server sends the whole state on connecting and on ``sync``; after every event only
+    what changed, a patch (docs/protocol.md §6.4) applied here to the state held."""
+    version = state["version"] if state is not None else -1
+    if message["type"] == "state" and message["version"] > version:
+        return message, True
+    if message["type"] == "event" and message["version"] > version:
+        if state is None or message["version"] != version + 1:
+            return state, None
+        return {**patch.apply(state, message["patch"]), "version": message["version"]}, True
+    return state, False  # an older version, or a message that changes no position
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -81,21 +99,26 @@ async def play_game(args: argparse.Namespace, rules: Game, options: dict[str, An
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
         bot = rules.make_bot(args.bot)
         async with websockets.connect(url, additional_headers={"Cookie": cookie}) as socket:
-            seen = -1
+            state: dict[str, Any] | None = None
             async for text in socket:
                 message = json.loads(text)
                 if message["type"] == "error":
                     print(f"server: {message['message']}", file=sys.stderr)
                     continue
-                if message["type"] != "state" or message["version"] <= seen:
+                state, changed = follow(state, message)
+                if state is None or not changed:
+                    if state is not None and changed is None:  # a version was missed
+                        await socket.send(json.dumps({"type": "sync"}))
                     continue
-                seen = message["version"]
-                if message["status"] != "playing":
+                if state["status"] != "playing":
                     break
-                view = message.get("view")
-                if view and view["turn"] == message["you"] and view["legal_moves"]:
-                    move = await asyncio.to_thread(choose, rules, bot, message)
-                    await socket.send(json.dumps({"type": "move", "version": seen, "move": move}))
+                view = state.get("view")
+                if view and view["turn"] == state["you"] and view["legal_moves"]:
+                    move = await asyncio.to_thread(choose, rules, bot, state)
+                    version = state["version"]
+                    await socket.send(
+                        json.dumps({"type": "move", "version": version, "move": move})
+                    )
         record = (await http.get(f"/api/games/{game_id}/record")).json()
     with open(args.record, "a", encoding="utf-8") as out:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
