@@ -543,7 +543,10 @@ def serve(
     ] = Settings.lease_seconds,
     admin: Annotated[
         list[str] | None,
-        typer.Option(help="A player who may see /api/admin/tables (repeat for several)."),
+        typer.Option(
+            help="A name whose player may see /api/admin/tables (repeat for several); it "
+            "trusts whoever registers the name: on a public club use `kozel admin grant`."
+        ),
     ] = None,
     requests_per_minute: Annotated[
         int,
@@ -613,6 +616,69 @@ def serve(
         presence_grace_seconds=presence_grace,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
+
+
+admin_app = typer.Typer(
+    help="The club's administrators, kept in its database (they may see /admin).",
+    no_args_is_help=True,
+)
+app.add_typer(admin_app, name="admin")
+DbOption = Annotated[
+    str,
+    typer.Option(help="The club's database: sqlite:///FILE or postgresql://USER@HOST/DB"),
+]
+
+
+def _admin_db(db: str) -> str:
+    from kozel.server.settings import database_url
+
+    try:
+        return database_url(db)
+    except ValueError as e:
+        raise fail(str(e)) from None
+
+
+@admin_app.command("grant")
+def admin_grant(
+    name: Annotated[str, typer.Argument(help="A registered player's name.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Make a registered player an administrator (register the account first)."""
+    import asyncio
+
+    from kozel.server.admins import set_admin
+
+    found = asyncio.run(set_admin(_admin_db(db), name, True))
+    if found is None:
+        raise fail(f"there is no registered player {name!r}: register the account first", 1)
+    out.print(f"{escape(found)} is an administrator", highlight=False)
+
+
+@admin_app.command("revoke")
+def admin_revoke(
+    name: Annotated[str, typer.Argument(help="An administrator's name.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Make a player no longer an administrator."""
+    import asyncio
+
+    from kozel.server.admins import set_admin
+
+    found = asyncio.run(set_admin(_admin_db(db), name, False))
+    if found is None:
+        raise fail(f"there is no registered player {name!r}", 1)
+    out.print(f"{escape(found)} is no longer an administrator", highlight=False)
+
+
+@admin_app.command("list")
+def admin_list(db: DbOption = DEFAULT_DB) -> None:
+    """The club's administrators."""
+    import asyncio
+
+    from kozel.server.admins import admins
+
+    for name in asyncio.run(admins(_admin_db(db))):
+        out.print(escape(name), highlight=False)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ The protocol is documented in docs/protocol.md.
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +18,8 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
@@ -28,11 +30,13 @@ from kozel.server import auth, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club, ClubError, game_json
 from kozel.server.db import User
-from kozel.server.limits import SocketsPerAddress
+from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress
 from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import dumps, seat_channel
+from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate, printable
+from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
@@ -43,6 +47,7 @@ TRY_AGAIN = 1013
 """The close code when a service the socket needs is away: reconnect in a moment."""
 UNAVAILABLE = "the club's database is unavailable: try again in a moment"
 
+log = logging.getLogger("kozel.app")
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client: static ES modules, no build step (kozel/web)."""
 PAGE_HEADERS = {
@@ -79,12 +84,23 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class Credentials(BaseModel):
+class Body(BaseModel):
+    """A JSON body: well-formed Unicode in every key and value (:mod:`kozel.server.text`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _well_formed(cls, data: Any) -> Any:
+        if has_lone_surrogate(data):
+            raise PydanticCustomError(BAD_TEXT, BAD_TEXT_MESSAGE)
+        return data
+
+
+class Credentials(Body):
     name: str = Field(max_length=64)
     password: str = Field(max_length=auth.MAX_PASSWORD)
 
 
-class RequestIn(BaseModel):
+class RequestIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
@@ -93,7 +109,7 @@ class RequestIn(BaseModel):
     """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
 
 
-class ComputerIn(BaseModel):
+class ComputerIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     level: str = Field(default="greedy", max_length=20)
@@ -101,14 +117,14 @@ class ComputerIn(BaseModel):
     rated: StrictBool = False
 
 
-class PersonIn(BaseModel):
+class PersonIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
 
 
-class TournamentIn(BaseModel):
+class TournamentIn(Body):
     players: StrictInt = 4
     """The field: 4 to 7 seats."""
     seconds_per_move: StrictInt = 60
@@ -116,7 +132,7 @@ class TournamentIn(BaseModel):
     bots: dict[int, str] = Field(default_factory=dict, max_length=7)
 
 
-class BotsIn(BaseModel):
+class BotsIn(Body):
     level: str = Field(default="greedy", max_length=20)
 
 
@@ -143,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.club = club
     app.add_middleware(SocketsPerAddress, limit=club.settings.sockets_per_address)
+    app.add_middleware(SameOriginSockets)
+    app.add_middleware(QuietSockets)
     session_sockets: dict[str, set[WebSocket]] = {}
     """The table sockets of each session (by its token's hash) in this process."""
 
@@ -182,7 +200,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             if length is not None and (not length.isdigit() or int(length) > limit):
                 return refusal(413, "body_too_big", f"a request body is at most {limit} bytes")
-        return await call_next(request)
+        try:
+            return await call_next(request)
+        except Exception as error:
+            # answered here, not by an exception handler: Starlette re-raises from those,
+            # and uvicorn then logs a traceback and closes the client's kept-alive connection
+            return unexpected(request, error)
 
     @app.exception_handler(ClubError)
     async def club_error(_: Request, error: ClubError) -> JSONResponse:
@@ -200,16 +223,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
+        if any(e["type"] == BAD_TEXT for e in error.errors()):
+            return refusal(422, BAD_TEXT, BAD_TEXT_MESSAGE)
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
             for e in error.errors()
         )
         return refusal(422, "bad_request", problems or "bad request")
 
-    @app.exception_handler(Exception)
-    async def unexpected(_: Request, error: Exception) -> JSONResponse:
+    def unexpected(request: Request, error: Exception) -> JSONResponse:
+        """A failure no handler answered: a service away is 503 (one line in the log), any
+        other 500 (with its traceback, once)."""
         if isinstance(error, DBAPIError | OSError | TimeoutError):
+            what = f"{type(error).__name__}: {error}"
+            log.warning("%s %s: 503, %s", request.method, request.url.path, what)
             return refusal(503, "unavailable", UNAVAILABLE)
+        log.error("%s %s: 500", request.method, request.url.path, exc_info=error)
         return refusal(500, "server_error", "something went wrong on our side")
 
     # --- sessions -------------------------------------------------------------------------
@@ -251,19 +280,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health(response: Response) -> dict[str, Any]:
-        """``ok``, or ``degraded`` (503) with the services that do not answer."""
+        """``ok``, or ``degraded`` (503) with the services that do not answer; with what
+        password hashing costs this process (``hashing``: passwords waiting for its one
+        hashing thread, hashes done and refused, the last minute's longest wait and busy
+        time) and how long its event loop was stalled in the last minute (``loop``)."""
         missing = await club.missing()
+        load = {"hashing": club.hasher.stats(), "loop": club.stalls.stats()}
         if missing:
             response.status_code = 503
-            return {"status": "degraded", "missing": missing, "node": club.node}
-        return {"status": "ok", "node": club.node}
+            return {"status": "degraded", "missing": missing, "node": club.node, **load}
+        return {"status": "ok", "node": club.node, **load}
 
     @app.get("/api/admin/tables")
     async def admin_tables(
         found: Annotated[tuple[User, str], Depends(signed_in)],
     ) -> dict[str, Any]:
         """Which process owns which table (for the club's administrators)."""
-        if found[0].guest or found[0].name not in club.settings.admins:
+        if not club.is_admin(found[0]):
             raise ClubError(403, "admins_only", "only the club's administrators may see this")
         return await club.ownership.overview()
 
@@ -306,7 +339,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "guest": user.guest,
             "rating": user.rating,
             "csrf": csrf,
-            "admin": not user.guest and user.name in club.settings.admins,
+            "admin": club.is_admin(user),
         }
 
     @app.get("/api/rules")
@@ -525,24 +558,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
             if frame["type"] == "websocket.disconnect":
                 return
-            text = frame.get("text")
-            yield text if isinstance(text, str) else None
-
-    def foreign_origin(websocket: WebSocket) -> bool:
-        """A browser page of another site (its Origin names another host) may not connect."""
-        origin = websocket.headers.get("origin")
-        if not origin:
-            return False
-        return origin.split("://", 1)[-1] != websocket.headers.get("host")
+            raw = frame.get("text")
+            if isinstance(raw, str) and may_hold_surrogate(raw) and _lone_surrogate(raw):
+                await send_error(websocket, BAD_TEXT, BAD_TEXT_MESSAGE)
+                continue
+            yield raw if isinstance(raw, str) else None
 
     @app.websocket("/ws/lobby")
     async def lobby(websocket: WebSocket) -> None:
         """A snapshot, then every change; a client that finds a version missing sends
         ``sync``, which starts the feed over exactly as connecting does (subscribe, snapshot,
         changes): every change the new snapshot lacks is sent after it."""
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             found = await club.session_user(token)
@@ -595,9 +621,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def tournament_feed(websocket: WebSocket, tournament_id: int) -> None:
         """The tournament's state, then again after every change (each message is the whole
         state: a client keeps the last one). Read-only but for ``ping``."""
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         await websocket.accept()
 
         async def snapshot() -> str:
@@ -613,9 +636,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: int) -> None:
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             found = await club.session_user(token)
@@ -689,6 +709,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await club.say(found[0], room, message.get("text"), channels)
         except ClubError as error:
             await send_error(websocket, error.code, error.message, params=error.params)
+        except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was said
+            await send_error(websocket, "unavailable", UNAVAILABLE)
 
     async def handle(
         websocket: WebSocket, game_id: int, seat: int | None, text: str | None
@@ -750,6 +772,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"
             await send_error(websocket, code, error.message)
+        except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was done
+            await send_error(websocket, "unavailable", UNAVAILABLE)
 
     return app
 
@@ -797,6 +821,15 @@ def message_type(text: str | None, limit: int) -> Any:
     return message.get("type") if isinstance(message, dict) else None
 
 
+def _lone_surrogate(raw: str) -> bool:
+    """A JSON text that decodes to a lone surrogate somewhere (not JSON: ``False``, the
+    handler says so)."""
+    try:
+        return has_lone_surrogate(json.loads(raw))
+    except (ValueError, RecursionError):
+        return False
+
+
 def address(request: Request) -> str:
     """The client's address, the key of the per-address limits."""
     return request.client.host if request.client else "?"
@@ -807,8 +840,9 @@ def refusal(
 ) -> JSONResponse:
     """An HTTP error: ``code`` and ``params`` for clients to word in the player's language,
     ``detail`` in English for API users."""
+    shown = {k: printable(v) if isinstance(v, str) else v for k, v in (params or {}).items()}
     return JSONResponse(
-        {"detail": message, "code": code, "params": params or {}}, status_code=status
+        {"detail": printable(message), "code": code, "params": shown}, status_code=status
     )
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
-from kozel.server import auth, chat, tourney
+from kozel.server import auth, chat, names, tourney
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
     ChatMessage,
@@ -30,6 +30,7 @@ from kozel.server.db import (
     Game,
     GamePlayer,
     GameRequest,
+    NameKey,
     RatingChange,
     Session,
     TournamentRow,
@@ -39,10 +40,12 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
+from kozel.server.hashing import Busy, Hasher
 from kozel.server.offer import club_game
 from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.settings import Settings
+from kozel.server.stalls import StallMeter
 from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
 
@@ -101,6 +104,10 @@ class Club:
         self._pairing = asyncio.Lock()
         """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
+        self.hasher = Hasher(settings.hash_queue)
+        self.stalls = StallMeter()
+        """How long this process's loop could not run: no clock is charged for it."""
+        """Every password hash and check of this process, one at a time (:mod:`hashing`)."""
         self._closing: set[asyncio.Task[None]] = set()
         self.announcer = Announcer(
             self._tell_presence, settings.lease_seconds / 3, self._renew_presence
@@ -108,6 +115,7 @@ class Club:
         """This process's seat sockets, told to the tables' owners (presence)."""
 
     async def start(self) -> None:
+        self._loops.append(asyncio.create_task(self.stalls.run(), name="stalls"))
         await migrate(self.engine)
         async with self.sessions() as session:
             club_id = await session.scalar(select(ClubState.text).where(ClubState.key == "club_id"))
@@ -137,6 +145,7 @@ class Club:
             log.warning("could not end this node's lease; other nodes wait for it to run out")
         await self.pubsub.close()
         await self.engine.dispose()
+        self.hasher.close()
 
     async def missing(self) -> list[str]:
         """The services that do not answer now: ``database``, ``pubsub``."""
@@ -273,6 +282,7 @@ class Club:
             last_at = _aware(events[-1].at).timestamp() if events else None
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
             table.bot_pace_ms = self.settings.bot_delay_ms
+            table.server_time = self.stalls.total
             table.round_pause = self.settings.round_pause_seconds
             table.presence.grace = self.settings.presence_grace_seconds
             table.presence.link_seconds = self.settings.lease_seconds
@@ -323,11 +333,7 @@ class Club:
             game_id,
             {"op": "move", "game": game_id, "seat": seat, "move": move, "version": version},
         )
-        if answer is None or "ok" not in answer:
-            return Reply(False, "unavailable", MOVED)
-        return Reply(
-            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
-        )
+        return _reply(answer)
 
     async def next_round(self, game_id: int, seat: int) -> None:
         """``seat`` is ready for the next round, at whichever node runs the table (a press
@@ -347,15 +353,7 @@ class Club:
         answer = await self._forward(
             game_id, {"op": "replace", "game": game_id, "seat": seat, "target": target}
         )
-        if answer is None or "ok" not in answer:
-            return Reply(False, "unavailable", MOVED)
-        params = answer.get("params")
-        return Reply(
-            bool(answer["ok"]),
-            str(answer.get("code", "")),
-            str(answer.get("message", "")),
-            params=params if isinstance(params, dict) else {},
-        )
+        return _reply(answer)
 
     # --- presence: which seats have a socket, in every process ----------------------------
 
@@ -414,6 +412,17 @@ class Club:
             return set(over)
 
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The owner's answer to ``request``; ``None`` when it cannot be had now (no owner
+        yet, no answer, or the database is away: the caller answers ``unavailable``)."""
+        try:
+            return await self._ask_owner(game_id, request)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the database is away (the pub/sub's failures are None)
+            log.warning("game %s: the owner could not be looked up: %s", game_id, error)
+            return None
+
+    async def _ask_owner(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
             return {"error": "no_table"} if await self._over(game_id) else None
@@ -460,18 +469,13 @@ class Club:
             return {"ok": True}
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
-            return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+            return _reply_json(reply)
         if request.get("op") == "presence" and isinstance(request.get("seats"), list):
             table.link(str(request.get("node")), request["seats"])
             return {"ok": True}
         if request.get("op") == "replace" and isinstance(seat, int):
             reply = await table.vote(seat, request.get("target"))
-            return {
-                "ok": reply.ok,
-                "code": reply.code,
-                "message": reply.message,
-                "params": reply.params,
-            }
+            return _reply_json(reply)
         return {"error": "bad_request"}
 
     # --- accounts ----------------------------------------------------------------------------
@@ -488,22 +492,40 @@ class Club:
             raise ClubError(
                 429, "too_many_accounts", "too many new accounts from your address: wait a minute"
             )
+        try:
+            self.hasher.admit()  # a burst is refused before the database is asked anything
+        except Busy:
+            self.register_limit.give_back(client)
+            raise _busy() from None
         key = auth.name_key(name)
+        look_alike = names.look_alike_keys(name)
+        taken_message = f"the name {name!r} is taken, or looks like a taken name"
         async with self.sessions() as session:
             taken = await session.scalar(select(User.id).where(User.name_key == key))
+            if taken is None:
+                taken = await session.scalar(
+                    select(NameKey.user_id).where(NameKey.key.in_(sorted(look_alike))).limit(1)
+                )
         if taken is not None:
-            raise ClubError(409, "name_taken", f"the name {name!r} is taken", name=name)
-        # argon2 takes about half a second: never on the event loop that runs the tables
-        password_hash = await asyncio.to_thread(auth.hash_password, password)
+            raise ClubError(409, "name_taken", taken_message, name=name)
+        # argon2 takes about half a second: in the process's one hashing thread, at the
+        # lowest priority, never on the event loop that runs the tables
+        try:
+            password_hash = await self.hasher.hash(password)
+        except Busy:
+            self.register_limit.give_back(client)
+            raise _busy() from None
         async with self.sessions() as session, session.begin():
             user = User(name=name, name_key=key, password_hash=password_hash, guest=False)
             session.add(user)
             try:
                 await session.flush()
+                # one account per look-alike key: of two look-alikes registered at once, the
+                # second's keys are refused by the first's
+                session.add_all(NameKey(key=k, user_id=user.id) for k in sorted(look_alike))
+                await session.flush()
             except IntegrityError:
-                raise ClubError(
-                    409, "name_taken", f"the name {name!r} is taken", name=name
-                ) from None
+                raise ClubError(409, "name_taken", taken_message, name=name) from None
         return await self._open_session(user)
 
     async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:
@@ -520,10 +542,22 @@ class Club:
             raise ClubError(
                 429, "too_many_logins", "too many failed attempts to log in: wait a minute"
             )
+        try:
+            self.hasher.admit()
+        except Busy:
+            self.login_limit.give_back(limited)
+            self.address_login_limit.give_back(client)
+            raise _busy() from None
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == key))
         stored = user.password_hash if user is not None else None
-        if user is None or not await asyncio.to_thread(auth.check_password, stored, password):
+        try:
+            matches = await self.hasher.check(stored, password)
+        except Busy:
+            self.login_limit.give_back(limited)
+            self.address_login_limit.give_back(client)
+            raise _busy() from None
+        if user is None or not matches:
             raise ClubError(401, "wrong_password", "wrong name or password")
         self.login_limit.give_back(limited)
         self.address_login_limit.give_back(client)
@@ -556,6 +590,11 @@ class Club:
                 )
             )
         return user, token, csrf
+
+    def is_admin(self, user: User) -> bool:
+        """An administrator: granted in the database (``kozel admin grant``), or named by
+        ``kozel serve --admin`` (which trusts whoever holds the name)."""
+        return not user.guest and (user.admin or user.name in self.settings.admins)
 
     async def session_user(self, token: str | None) -> tuple[User, str] | None:
         """The user and CSRF token of a live session, or ``None``."""
@@ -679,7 +718,6 @@ class Club:
             full_options, players = self._validate_tournament(field, seconds, bots, rated)
         else:
             full_options, players = self._validate(game, options, seconds, bots, rated)
-        await self._check_room(user)
         seats: list[Any] = [None] * players
         seats[0] = {"user": user.id, "name": user.name}
         for seat, level in bots.items():
@@ -687,6 +725,7 @@ class Club:
                 raise ClubError(422, "no_seat", "seat 0 is yours")
             seats[seat] = {"bot": level}
         async with self.sessions() as session, session.begin():
+            await self._check_room(session, user)
             request = GameRequest(
                 game=game,
                 options=full_options,
@@ -743,8 +782,8 @@ class Club:
 
     async def join(self, user: User, request_id: int) -> dict[str, Any]:
         await self._available()
-        await self._check_room(user)
         async with self.sessions() as session, session.begin():
+            await self._check_room(session, user)
             request = await self._open_request(session, request_id)
             seats = list(request.seats)
             if any(s and s.get("user") == user.id for s in seats):
@@ -792,19 +831,30 @@ class Club:
         if level not in LEVELS:
             raise ClubError(422, "unknown_bot", f"unknown bot {level!r}; bots: {', '.join(LEVELS)}")
 
-    async def _check_room(self, user: User) -> None:
-        """A player may keep only so many open requests and live tables."""
-        async with self.sessions() as session:
-            waiting = await session.scalar(
-                select(func.count(GameRequest.id)).where(
-                    GameRequest.status == "open", GameRequest.created_by == user.id
-                )
+    async def _check_room(self, session: AsyncSession, user: User) -> None:
+        """A player may keep only so many open requests and live tables: counted in the
+        transaction that adds one, after it has locked the player's row (its first write), so
+        that two of one player's requests, on any of the club's processes, are counted one
+        after the other and the second sees the first (a count in a transaction of its own
+        let 27 concurrent requests through a limit of 10). PostgreSQL holds the row's lock
+        until the commit, and a later statement of a read-committed transaction sees what the
+        holder committed; SQLite has one writer at a time from that first write on."""
+        await session.execute(
+            update(User)
+            .where(User.id == user.id)
+            .values(rating=User.rating)
+            .execution_options(synchronize_session=False)
+        )
+        waiting = await session.scalar(
+            select(func.count(GameRequest.id)).where(
+                GameRequest.status == "open", GameRequest.created_by == user.id
             )
-            playing = await session.scalar(
-                select(func.count(GamePlayer.game_id))
-                .join(Game, Game.id == GamePlayer.game_id)
-                .where(GamePlayer.user_id == user.id, Game.status == "playing")
-            )
+        )
+        playing = await session.scalar(
+            select(func.count(GamePlayer.game_id))
+            .join(Game, Game.id == GamePlayer.game_id)
+            .where(GamePlayer.user_id == user.id, Game.status == "playing")
+        )
         if (waiting or 0) + (playing or 0) >= self.settings.tables_per_player:
             limit = self.settings.tables_per_player
             raise ClubError(
@@ -1220,6 +1270,41 @@ class Club:
                     for c in changes
                 ],
             }
+
+
+def _busy() -> ClubError:
+    return ClubError(503, "busy", "the club is busy checking passwords: try again in a moment")
+
+
+def _reply_json(reply: Reply) -> dict[str, Any]:
+    """A table's answer to a forwarded command, whole: an illegal move's ``reason`` and its
+    ``params`` travel with its code (the browser words the refusal from them)."""
+    return {
+        "ok": reply.ok,
+        "code": reply.code,
+        "message": reply.message,
+        "reason": reply.reason,
+        "params": reply.params,
+    }
+
+
+def _reply(answer: dict[str, Any] | None) -> Reply:
+    """A forwarded command's answer as the owner's table gave it (:func:`_reply_json`), or
+    ``unavailable`` when no answer came (the table is moving)."""
+    if answer is None or "ok" not in answer:
+        return Reply(False, "unavailable", MOVED)
+    params = answer.get("params")
+    return Reply(
+        bool(answer["ok"]),
+        str(answer.get("code", "")),
+        str(answer.get("message", "")),
+        str(answer.get("reason", "")),
+        {
+            str(key): value
+            for key, value in (params.items() if isinstance(params, dict) else ())
+            if isinstance(value, str | int)
+        },
+    )
 
 
 def rated_problem(game: str, options: dict[str, Any], seats: list[Any]) -> str:

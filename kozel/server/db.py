@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, false
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -36,7 +36,20 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     rating: Mapped[int] = mapped_column(Integer, default=0)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """May see the club's administration views (``kozel admin grant NAME``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class NameKey(Base):
+    """A registered name's look-alike keys (:func:`kozel.server.names.look_alike_keys`): a
+    key belongs to one account, so a new name that looks like a taken one (in any script or
+    case) is refused. Names registered before the keys existed keep their accounts; a key
+    two of them shared went to the older one."""
+
+    __tablename__ = "name_keys"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
 
 
 class Session(Base):

@@ -56,6 +56,9 @@ class Settings:
     max_message_bytes: int = 16_384
     max_body_bytes: int = 65_536
     """The largest HTTP request body the club reads (checked before reading it)."""
+    hash_queue: int = 16
+    """Passwords one process lets wait for its one hashing thread (registrations and log-ins
+    together); one more is answered 503 ``busy`` at once."""
     session_days: int = 30
     min_seconds_per_move: int = 5
     max_seconds_per_move: int = 600

@@ -145,7 +145,15 @@ class Table:
         self.version = 0
         self.status = row.status
         self.deadline = 0.0
-        """Wall-clock time (``time.time()``) when the seat to move runs out."""
+        """Wall-clock time (``time.time()``) when the seat to move runs out, but for the
+        server's own time: see :meth:`_arm`."""
+        self.server_time: Callable[[], float] = _no_server_time
+        """Seconds this process's event loop has been stalled so far (the club's
+        :class:`~kozel.server.stalls.StallMeter`): time no player's clock is charged for."""
+        self._stall_mark = 0.0
+        """``server_time()`` when the clock of the seat to move last started or grew."""
+        self._armed_at: float | None = None
+        """When the clock was started, until the state that started it has gone out."""
         self.bots: dict[int, GameBot] = {
             s: self.rules.make_bot(info["bot"], _secure.getrandbits(48))
             for s, info in enumerate(self.seats)
@@ -211,6 +219,7 @@ class Table:
             await self._publish("start")
         except Exception:  # the table runs: clients get its state when they (re)connect
             log.exception("table %s: publishing its state on starting failed", self.id)
+        self._state_sent()
 
     async def stop(self) -> None:
         if self._timer is not None:
@@ -437,6 +446,13 @@ class Table:
     async def _timeout(self, command: _Timeout) -> None:
         if self.status != "playing" or command.version != self.version:
             return  # a move came first
+        if self.deadline - time.time() > 0.05:  # the clock grew after this timer was set
+            if self._timer is not None:
+                self._timer.cancel()
+            self._wake_at_deadline()
+            return
+        if self._server_time_owed():
+            return
         after = self.match.copy()
         after.timeout(command.seat)
         await self._commit("timeout", {"seat": command.seat}, after)
@@ -523,6 +539,7 @@ class Table:
             await self._publish(kind)
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
+        self._state_sent()
         if after.over:
             if self.on_finish is not None:
                 self.on_finish(self.id)
@@ -590,20 +607,63 @@ class Table:
     # --- clock and bots -------------------------------------------------------------------
 
     def _arm(self, deadline: float) -> None:
-        """Start the clock of the seat to move, and let a computer player think."""
+        """Start the clock of the seat to move, and let a computer player think.
+
+        The clock is not charged for the server's own time: when it runs out, the seat first
+        gets the time this process's loop was stalled since the clock started (a burst of
+        password hashing, a starved machine: the player's move may be waiting, unread, in
+        the socket meanwhile), and is timed out only once the whole time to ``deadline`` has
+        passed with the server running (:meth:`_timeout`)."""
         if self._timer is not None:
             self._timer.cancel()
         self.deadline = deadline
+        self._stall_mark = self.server_time()
+        self._armed_at = time.time()
+        seat = self.match.to_move
+        assert seat is not None
+        self._wake_at_deadline()
+        if seat in self.bots:
+            task = asyncio.create_task(self._bot_move(seat, self.version))
+            self._thinking.add(task)
+            task.add_done_callback(self._thinking.discard)
+
+    def _state_sent(self) -> None:
+        """The state that started the clock has been published (Redis has handed it to every
+        process's subscription): the clock runs from now, and the seat gets the time the
+        publishing took (a busy Redis, a busy machine). The stalls of this process until now
+        are in that time: the stall count starts again here."""
+        if self._armed_at is None:
+            return
+        late, self._armed_at = time.time() - self._armed_at, None
+        self._stall_mark = self.server_time()
+        if late > 0 and self.status == "playing" and self.match.to_move is not None:
+            self.deadline += late
+            if self._timer is not None:
+                self._timer.cancel()
+            self._wake_at_deadline()
+
+    def _wake_at_deadline(self) -> None:
         seat, version = self.match.to_move, self.version
         assert seat is not None
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(
-            max(0.0, deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
+            max(0.0, self.deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
         )
-        if seat in self.bots:
-            task = asyncio.create_task(self._bot_move(seat, version))
-            self._thinking.add(task)
-            task.add_done_callback(self._thinking.discard)
+
+    def _server_time_owed(self) -> bool:
+        """Whether the loop stalled since the clock started or grew: then the clock grows
+        by the stall and runs again (``True``), instead of running out."""
+        owed = self.server_time() - self._stall_mark
+        if owed <= 0:
+            return False
+        self._stall_mark += owed
+        self.deadline += owed
+        if self._timer is not None:
+            self._timer.cancel()
+        self._wake_at_deadline()
+        if owed >= 0.1:
+            log.info("table %s: the clock gets %.0f ms of server time back", self.id, 1000 * owed)
+        return True
 
     async def _bot_move(self, seat: int, version: int) -> None:
         """A computer player thinks (in a worker thread), waits until ``bot_pace_ms`` have
@@ -750,6 +810,7 @@ class Table:
             await self._publish("replace")
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
+        self._state_sent()
 
     def _replace(self, data: dict[str, Any]) -> None:
         """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""
@@ -762,6 +823,11 @@ class Table:
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}
         self.replacements.append({**entry, "by": f"bot:{data['bot']}"})
+
+
+def _no_server_time() -> float:
+    """A table outside a club (tests) counts no server time."""
+    return 0.0
 
 
 def _replaced(data: dict[str, Any]) -> dict[str, Any]:
