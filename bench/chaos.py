@@ -58,6 +58,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from kozel import patch
 from kozel.notation import replay
 from kozel.server.db import Game, GameEvent
 
@@ -378,11 +379,21 @@ class Seat:
                 if code not in ("unavailable", "no_table"):
                     self.anomaly(f"error {code}: {message['message']}")
                 return progressed, code
-            if message["type"] != "state":
+            if message["type"] not in ("state", "event"):
                 continue
             if message["game"] != self.game_id:  # a forwarded answer mixed up with another
                 self.anomaly(f"was sent the state of game {message['game']}")
                 continue
+            if message["type"] == "event":
+                # what changed since the state held: applied to it, or, after a missed
+                # version, the whole state asked for again
+                if fresh or message["version"] != self.last["version"] + 1:
+                    if message["version"] > self.last["version"]:
+                        self.chaos.figures.errors["missed_version"] += 1
+                        await sock.send(json.dumps({"type": "sync"}))
+                    continue
+                held = patch.apply(self.last, message["patch"])
+                message = {**held, "version": message["version"]}
             version = message["version"]
             if version < self.last["version"]:
                 self.chaos.figures.stale_snapshots += 1

@@ -55,6 +55,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from kozel import patch
 from kozel.server.stalls import StallMeter
 
 HOST = "127.0.0.1"
@@ -239,10 +240,12 @@ async def play(run: Run, sock: ClientConnection, late: bool, until: float) -> No
             continue
         if message.get("type") == "state":
             state = message
-        else:  # an event patches the state: this bench only needs the version then
-            state = {**state, **{k: v for k, v in message.items() if k != "type"}}
-            with contextlib.suppress(Exception):
-                await sock.send(json.dumps({"type": "sync"}))
+        elif message.get("type") == "event" and version == state.get("version", -1) + 1:
+            state = {**patch.apply(state, message["patch"]), "version": version}
+        else:  # a version was missed (or a presence message): ask for the whole state
+            if message.get("type") == "event":
+                with contextlib.suppress(Exception):
+                    await sock.send(json.dumps({"type": "sync"}))
             continue
         if sent is not None and version > sent[0]:
             if not late:
