@@ -1,11 +1,17 @@
 """Connect your own bot to a Kozel club: the starting point for bot authors.
 
-It logs in (or plays as a guest), opens a table against the club's computer players, plays a
-whole game over the WebSocket with a local bot that sees only what its seat is sent, and writes
-the finished game's record (kozel-record/1). Run a club with `make run` first, then:
+It logs in (or plays as a guest), opens a table against the club's computer players — or takes
+a seat at a friend's table by its link —, plays a whole game over the WebSocket with a local
+bot that sees only what its seat is sent, and writes the finished game's record
+(kozel-record/1). Run a club with `make run` first, then:
 
     python examples/bot_client.py --server http://127.0.0.1:8000 --game goat \\
         [-o key=value ...] [--name NAME --password PASSWORD] [--bot greedy] --record OUT.jsonl
+
+or, to sit down at the table a link leads to (a friend's private table too), at seat 2:
+
+    python examples/bot_client.py --join http://127.0.0.1:8000/invite/CODE --seat 2 \\
+        --record OUT.jsonl
 
 Any game the club offers will do (`GET /api/rules` lists them: goat, donkey, draw, block,
 classic, sea_goat, all_fives, …, poker, trumps), each with its own options, e.g. `--game
@@ -56,6 +62,34 @@ async def play(args: argparse.Namespace) -> int:
         return 1
 
 
+async def join_by_link(
+    http: httpx.AsyncClient, csrf: str, server: str, link: str, seat: int | None
+) -> tuple[int, str] | None:
+    """Take a seat (``seat``, else the first one we may take) at the table the link leads to,
+    and wait on the link's socket until every seat is taken: the game's id and its game."""
+    code = link.rstrip("/").rsplit("/", 1)[-1]
+    body = {} if seat is None else {"seat": seat}
+    response = await http.post(
+        f"/api/invites/{code}/join", json=body, headers={"X-CSRF-Token": csrf}
+    )
+    if response.status_code != 200:
+        print(f"cannot sit down: {response.json().get('detail')}", file=sys.stderr)
+        return None
+    request = response.json()
+    if request["game_id"] is not None:
+        return request["game_id"], request["game"]
+    url = server.replace("http", "ws", 1) + f"/ws/invites/{code}"
+    async with websockets.connect(url) as feed:
+        async for text in feed:
+            request = json.loads(text).get("request") or {}
+            if request.get("status") == "started":
+                return request["game_id"], request["game"]
+            if request.get("status") == "cancelled":
+                print("the table was cancelled", file=sys.stderr)
+                return None
+    return None
+
+
 async def play_game(args: argparse.Namespace, rules: Game, options: dict[str, Any]) -> int:
     async with httpx.AsyncClient(base_url=args.server, timeout=30) as http:
         if args.name:
@@ -68,15 +102,22 @@ async def play_game(args: argparse.Namespace, rules: Game, options: dict[str, An
             print(f"cannot log in: {response.json().get('detail')}", file=sys.stderr)
             return 1
         csrf = response.json()["csrf"]
-        response = await http.post(
-            "/api/play/computer",
-            json={"game": args.game, "options": options, "level": args.opponents},
-            headers={"X-CSRF-Token": csrf},
-        )
-        if response.status_code != 200:
-            print(f"cannot open a table: {response.json().get('detail')}", file=sys.stderr)
-            return 1
-        game_id = response.json()["game_id"]
+        if args.join:
+            seated = await join_by_link(http, csrf, args.server, args.join, args.seat)
+            if seated is None:
+                return 1
+            game_id, game = seated
+            rules = get_game(game)  # the table's game, whatever --game says
+        else:
+            response = await http.post(
+                "/api/play/computer",
+                json={"game": args.game, "options": options, "level": args.opponents},
+                headers={"X-CSRF-Token": csrf},
+            )
+            if response.status_code != 200:
+                print(f"cannot open a table: {response.json().get('detail')}", file=sys.stderr)
+                return 1
+            game_id = response.json()["game_id"]
         url = args.server.replace("http", "ws", 1) + f"/ws/games/{game_id}"
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
         bot = rules.make_bot(args.bot)
@@ -121,6 +162,8 @@ def main() -> None:
     parser.add_argument("--password", default="")
     parser.add_argument("--bot", default="greedy", help="your local bot's level")
     parser.add_argument("--opponents", default="greedy", help="the club's computer players")
+    parser.add_argument("--join", help="sit down at the table this link (or its code) leads to")
+    parser.add_argument("--seat", type=int, help="with --join: the seat to take (from 0)")
     parser.add_argument("--record", required=True, help="append the finished game here")
     sys.exit(asyncio.run(play(parser.parse_args())))
 

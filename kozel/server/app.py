@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
+from fastapi import Body, Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -23,10 +23,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
-from kozel.server import auth, tourney
+from kozel.server import auth, seating, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
-from kozel.server.club import LOBBY, Club, ClubError, game_json
+from kozel.server.club import LOBBY, Club, game_json
 from kozel.server.db import User
+from kozel.server.errors import ClubError
 from kozel.server.limits import SocketsPerAddress
 from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
@@ -54,6 +55,7 @@ OptionValue = StrictBool | StrictInt | StrictStr
 """An option's JSON value with its exact type: ``4.0`` is not ``4`` and ``"true"`` is not
 ``true`` (the option's own check then says what it must be)."""
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
+Code = Annotated[str, PathParam(max_length=32, pattern="^[A-Za-z0-9_-]+$", description="a link")]
 
 
 class ErrorOut(BaseModel):
@@ -83,6 +85,14 @@ class Credentials(BaseModel):
     password: str = Field(max_length=auth.MAX_PASSWORD)
 
 
+class ReserveIn(BaseModel):
+    seat: StrictInt
+    name: str | None = Field(default=None, max_length=64)
+    """Keep the seat for this player."""
+    link: StrictBool = False
+    """Keep the seat for whoever holds the request's link. Neither: the seat is free again."""
+
+
 class RequestIn(BaseModel):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
@@ -90,6 +100,16 @@ class RequestIn(BaseModel):
     rated: StrictBool = True
     bots: dict[int, str] = Field(default_factory=dict, max_length=4)
     """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
+    private: StrictBool = False
+    """Not listed in the lobby: joined by its link only."""
+    reserve: list[ReserveIn] = Field(default_factory=list, max_length=4)
+    """Seats kept for a player or for whoever holds the link."""
+
+
+class JoinIn(BaseModel):
+    seat: StrictInt | None = None
+    """The seat you want (in team play seats 0 and 2 are partners, 1 and 3); none: the seat
+    kept for you, else the first free one."""
 
 
 class ComputerIn(BaseModel):
@@ -334,16 +354,55 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.rated,
             body.bots,
             client=address(request),
+            private=body.private,
+            reserve=[(r.seat, r.name, r.link) for r in body.reserve],
         )
 
     @app.get("/api/requests/{request_id}")
-    async def one_request(request_id: Id) -> dict[str, Any]:
-        """One request, whatever its status (``game_id`` once it has started)."""
-        return await club.request(request_id)
+    async def one_request(
+        request_id: Id, found: Annotated[tuple[User, str] | None, Depends(current)]
+    ) -> dict[str, Any]:
+        """One request, whatever its status (``game_id`` once it has started); a private one
+        only to those who sit at it."""
+        return await club.request(request_id, found[0] if found else None)
 
     @app.post("/api/requests/{request_id}/join")
-    async def join(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
-        return await club.join(user, request_id)
+    async def join(
+        request_id: Id,
+        user: Annotated[User, Depends(changing)],
+        body: Annotated[JoinIn | None, Body()] = None,
+    ) -> dict[str, Any]:
+        """Take a seat (``seat``, or the one kept for you, or the first free one)."""
+        return await club.join(user, request_id, body.seat if body else None)
+
+    @app.post("/api/requests/{request_id}/reserve")
+    async def reserve(
+        request_id: Id, body: ReserveIn, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        """The creator keeps a seat for a player or for the link, or frees it."""
+        return await club.reserve(user, request_id, body.seat, body.name, body.link)
+
+    @app.get("/api/me/requests")
+    async def my_requests(
+        found: Annotated[tuple[User, str], Depends(signed_in)],
+    ) -> list[dict[str, Any]]:
+        """The open requests you sit at, private ones too, each with its link's code."""
+        return await club.my_requests(found[0])
+
+    @app.get("/api/invites/{code}")
+    async def invite(code: Code) -> dict[str, Any]:
+        """The request behind a link, whatever its status."""
+        return await club.invite(code)
+
+    @app.post("/api/invites/{code}/join")
+    async def join_by_link(
+        code: Code,
+        user: Annotated[User, Depends(changing)],
+        body: Annotated[JoinIn | None, Body()] = None,
+    ) -> dict[str, Any]:
+        """Take a seat of the request behind a link (private or not; also a seat kept for
+        the link)."""
+        return await club.join_by_link(user, code, body.seat if body else None)
 
     @app.post("/api/requests/{request_id}/leave")
     async def leave(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
@@ -474,6 +533,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/games/{game_id}/review",
         "/players/{name}",
         "/tournaments/{tournament_id}",
+        "/invite/{code}",
         "/rules",
         "/rules/{game}",
         "/admin",
@@ -504,7 +564,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return  # the client went away; the receiving side ends the connection
         except ClubError as error:
             if error.status == 404:
-                await send_error(websocket, "no_table", error.message)
+                # a link's socket names its case; the others say there is no table
+                code = "no_invite" if error.code == "no_invite" else "no_table"
+                await send_error(websocket, code, error.message)
                 await close(websocket, 1000, "no table")
                 return
             await close(websocket, TRY_AGAIN, error.message)
@@ -601,6 +663,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return json.dumps(await club.tournament(tournament_id))
 
         sender = asyncio.create_task(forward(websocket, tourney.channel(tournament_id), snapshot))
+        try:
+            async for text in messages(websocket):
+                if message_type(text, club.settings.max_message_bytes) == "ping":
+                    await websocket.send_text(json.dumps({"type": "pong"}))
+        finally:
+            sender.cancel()
+
+    @app.websocket("/ws/invites/{code}")
+    async def invite_feed(websocket: WebSocket, code: str) -> None:
+        """The request behind a link, then again after every change (each message is the
+        whole request). Read-only but for ``ping``."""
+        if foreign_origin(websocket):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+
+        async def snapshot() -> str:
+            return json.dumps({"type": "invite", "request": await club.invite(code[:32])})
+
+        sender = asyncio.create_task(forward(websocket, seating.channel(code[:32]), snapshot))
         try:
             async for text in messages(websocket):
                 if message_type(text, club.settings.max_message_bytes) == "ping":

@@ -57,13 +57,20 @@ class GameRequest(Base):
     """open, started or cancelled."""
     created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     seats: Mapped[list[Any]] = mapped_column(JSON)
-    """One entry per seat: ``{"user": id, "name": ...}``, ``{"bot": level}`` or ``None``."""
+    """One entry per seat: taken, ``{"user": id, "name": ...}`` or ``{"bot": level}``; free,
+    ``None``; or kept by the creator for one player, ``{"reserved": name}``, or for whoever
+    holds the link, ``{"link": true}``."""
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     tournament: Mapped[bool] = mapped_column(Boolean, default=False)
     """A request for a Bykovo micro-tournament: its seats are the field (4 to 7)."""
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
     """The tournament it started (its first game is ``game_id``)."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Not listed in the lobby: joined only by its link (``code``)."""
+    code: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """The unguessable code of the request's link (``/invite/CODE``): who holds it may join,
+    also a private request and a seat reserved for the link. Tournament requests have none."""
 
 
 class TournamentRow(Base):

@@ -1,11 +1,13 @@
 // The lobby: signing in, the game form (every option), open requests live, your games.
 import { get, post } from "./api.js";
-import { again, explain, go, link, refreshUser, session, toast } from "./app.js";
+import { again, explain, go, link, session, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { plural, t } from "./i18n.js";
 import { seatNames } from "./names.js";
 import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
+import { mayTake, seatLine, taken } from "./seats.js";
+import { signInCard } from "./signin.js";
 import { LiveSocket } from "./socket.js";
 
 const LEVELS = ["random", "greedy", "expert"];
@@ -38,6 +40,7 @@ export class LobbyPage {
     this.version = null; // the lobby version this.requests reflect
     this.syncing = false; // a sync was sent and its snapshot has not come yet
     this.mine = new Set(); // requests I sit in, to follow them when they start
+    this.mineOpen = []; // my open requests with their links (GET /api/me/requests), private ones too
   }
 
   async show(main) {
@@ -82,7 +85,22 @@ export class LobbyPage {
       ),
     );
     this.renderRequests();
-    if (user) this.loadYours();
+    if (user) {
+      this.loadYours();
+      this.loadMine();
+    }
+  }
+
+  /** My open requests with their links: a waiting card offers each link, and shows the
+   * private requests, which the lobby does not list. */
+  async loadMine() {
+    try {
+      this.mineOpen = await get("/api/me/requests");
+    } catch {
+      this.mineOpen = [];
+    }
+    for (const r of this.mineOpen) if (!r.private) this.mine.add(r.id);
+    this.renderWaiting();
   }
 
   async loadYours() {
@@ -104,53 +122,14 @@ export class LobbyPage {
   }
 
   signIn() {
-    const name = h("input#name", { name: "name", autocomplete: "username", required: true, minlength: 3, maxlength: 24 });
-    const password = h("input#password", { name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 8 });
-    const error = h("p.error", { role: "alert" });
-    const submit = async (path) => {
-      error.textContent = "";
-      const guest = path.endsWith("guest");
-      if (!guest && !/^[\p{L}\p{N}\p{M}_.-]{3,24}$/u.test(name.value.trim())) {
-        error.textContent = t("signin.bad_name");
+    return signInCard(async () => {
+      if (this.disposed) {
+        await again(); // another page took over meanwhile (the language changed, say)
         return;
       }
-      if (!guest && password.value.length < 8) {
-        error.textContent = t("signin.bad_password");
-        return;
-      }
-      try {
-        await post(path, guest ? undefined : { name: name.value.trim(), password: password.value });
-        await refreshUser();
-        if (this.disposed) {
-          await again(); // another page took over meanwhile (the language changed, say)
-          return;
-        }
-        this.render();
-        this.socket.drop(); // connect again as the player (to chat)
-      } catch (e) {
-        error.textContent = explain(e);
-      }
-    };
-    return h(
-      "section.card.signin",
-      { "aria-labelledby": "signin-title" },
-      h("h1#signin-title", {}, t("signin.title")),
-      h("p", {}, t("signin.intro")),
-      h(
-        "form",
-        { onsubmit: (e) => { e.preventDefault(); submit("/api/auth/login"); } },
-        h("div.field", {}, h("label", { for: "name" }, t("signin.name")), name),
-        h("div.field", {}, h("label", { for: "password" }, t("signin.password")), password),
-        error,
-        h(
-          "div.buttons",
-          {},
-          h("button.primary#login", { type: "submit" }, t("signin.login")),
-          h("button#register", { type: "button", onclick: () => submit("/api/auth/register") }, t("signin.register")),
-          h("button#guest", { type: "button", onclick: () => submit("/api/auth/guest") }, t("signin.guest")),
-        ),
-      ),
-    );
+      this.render();
+      this.socket.drop(); // connect again as the player (to chat)
+    });
   }
 
   form() {
@@ -161,6 +140,7 @@ export class LobbyPage {
     const fields = h("div.options");
     const seconds = h("input#seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
     const rated = h("input#rated", { type: "checkbox", name: "rated", "aria-describedby": "rated-why" });
+    const privately = h("input#private", { type: "checkbox", name: "private", "aria-describedby": "private-help" });
     const ratedWhy = h("small.help.rated-why#rated-why", { role: "status" });
     let ratedWanted = false; // the player's choice, given back when the options allow it again
     const level = h("select#level", { name: "level" }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
@@ -224,10 +204,12 @@ export class LobbyPage {
       error.textContent = "";
       try {
         const request = await post(path, { ...body(), ...extra });
-        if (request.tournament_id) go(`/tournaments/${request.tournament_id}`);
+        if (request.private && request.status === "open") go(`/invite/${request.code}`); // its page holds the link to send
+        else if (request.tournament_id) go(`/tournaments/${request.tournament_id}`);
         else if (request.game_id) go(`/games/${request.game_id}`);
         else {
           this.mine.add(request.id);
+          this.loadMine();
           // "play with a person" may have seated you at someone's request: the waiting card
           // (renderWaiting) says which and for how many more; a request you open is yours
           if (path === "/api/requests") toast(t("lobby.created"), "info");
@@ -257,7 +239,8 @@ export class LobbyPage {
           {},
           h("button.primary.big#play-computer", { type: "submit" }, t("lobby.play_computer")),
           h("button.big#play-person", { type: "button", onclick: () => act("/api/play/person") }, t("lobby.play_person")),
-          h("button#create", { type: "button", onclick: () => act("/api/requests") }, t("lobby.create")),
+          h("button#create", { type: "button", onclick: () => act("/api/requests", { private: privately.checked }) }, t("lobby.create")),
+          h("span.field.check.private", {}, h("label", { for: "private" }, privately, " ", t("lobby.private")), h("small.help#private-help", {}, t("lobby.private_help"))),
         ),
         error,
         h(
@@ -338,9 +321,14 @@ export class LobbyPage {
   update(requests) {
     const me = session.user;
     const open = new Set(requests.map((r) => r.id));
+    let unknown = false;
     for (const r of requests) {
-      if (me && r.seats.some((seat) => seat && seat.name === me.name)) this.mine.add(r.id);
+      if (me && r.seats.some((seat) => seat && seat.name === me.name)) {
+        this.mine.add(r.id);
+        unknown ||= !this.mineOpen.some((m) => m.id === r.id);
+      }
     }
+    if (unknown) this.loadMine();
     // a request I sat in has left the list: it started (or was cancelled)
     for (const id of [...this.mine]) {
       if (!open.has(id)) {
@@ -366,10 +354,12 @@ export class LobbyPage {
     }
     const sits = (r) => r.seats.some((seat) => seat && seat.name === me.name);
     const others = this.requests.filter((r) => !sits(r) && r.seats.includes(null)).length;
+    const hidden = this.mineOpen.filter((r) => r.private); // not in the lobby's list
     mount(
       this.waiting,
-      this.requests.filter(sits).map((r) => {
-        const taken = r.seats.filter(Boolean).length;
+      [...this.requests.filter(sits), ...hidden].map((r) => {
+        const seated = r.seats.filter(taken).length;
+        const code = r.code || this.mineOpen.find((m) => m.id === r.id)?.code;
         const creator = r.seats[0] && r.seats[0].name === me.name;
         const act = async (what) => {
           try {
@@ -377,14 +367,16 @@ export class LobbyPage {
           } catch (e) {
             toast(explain(e));
           }
+          this.loadMine(); // a private request leaves the cards only so
         };
         return h(
           "section.card.waiting",
           { role: "status", "data-request": r.id },
           h("h2", {}, t("lobby.waiting_title")),
           h("p", {}, requestWhat(r)),
-          h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - taken, { taken, seats: r.seats.length })),
-          h("p.small.muted", {}, t("lobby.waiting_help")),
+          h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - seated, { taken: seated, seats: r.seats.length })),
+          h("p.small.muted", {}, t(r.private ? "lobby.waiting_private" : "lobby.waiting_help")),
+          code ? h("p.small.invite-link", {}, link(`/invite/${code}`, t("lobby.invite_link"))) : null,
           others ? h("p.small.waiting-others", {}, plural("lobby.waiting_others", others)) : null,
           h(
             "div.buttons",
@@ -414,7 +406,9 @@ export class LobbyPage {
         this.requests.map((r) => {
           const creator = r.seats[0] && me && r.seats[0].name === me.name;
           const sitting = me && r.seats.some((seat) => seat && seat.name === me.name);
-          const free = r.seats.some((seat) => seat === null);
+          const free = r.seats.some((seat) => !taken(seat));
+          const open = me && !sitting && r.seats.some((seat) => mayTake(seat, me.name, false));
+          const sit = (seat) => act("join", { seat });
           const act = async (what, body) => {
             try {
               const answer = await post(`/api/requests/${r.id}/${what}`, body);
@@ -436,18 +430,14 @@ export class LobbyPage {
               " · ",
               r.rated ? t("lobby.rated") : t("lobby.unrated"),
             ),
-            h(
-              "ol.seats",
-              {},
-              r.seats.map((seat) =>
-                h("li", { class: seat ? "" : "free" }, seat === null ? t("lobby.free_seat") : seat.bot ? t("lobby.computer", { level: t(`level.${seat.bot}`) }) : seat.name),
-              ),
-            ),
+            // in a game of pairs the seat chosen is the partner chosen: each free seat says
+            // its team and may be taken by itself
+            h("ol.seats", {}, r.seats.map((seat, i) => seatLine(r, i, open && mayTake(seat, me.name, false) ? sit : null))),
             me
               ? h(
                   "div.buttons",
                   {},
-                  !sitting && free ? h("button.primary.join", { type: "button", onclick: () => act("join") }, t("lobby.join")) : null,
+                  open ? h("button.primary.join", { type: "button", onclick: () => act("join") }, t("lobby.join")) : null,
                   sitting && !creator ? h("button.leave", { type: "button", onclick: () => act("leave") }, t("lobby.leave")) : null,
                   creator && free ? h("span.fill", {}, level, h("button.bots", { type: "button", title: r.rated ? t("lobby.fill_bots_unrated") : undefined, onclick: () => act("bots", { level: level.value }) }, t("lobby.fill_bots"))) : null,
                   creator ? h("button.cancel", { type: "button", onclick: () => act("cancel") }, t("lobby.cancel")) : null,

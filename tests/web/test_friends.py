@@ -1,0 +1,90 @@
+"""A club for friends in the browser (issue #25): a private table by link, where friends pick
+their seats (partners sit across), the link's page in the visitor's language, and a link to a
+table that started or was cancelled."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import DESKTOP, Contexts
+from tests.web.test_i18n import strings
+
+EN = strings("en", "ui")
+
+
+def guest(contexts: Contexts, locale: str = "en-US") -> Page:
+    page = contexts.page(viewport=DESKTOP, locale=locale)
+    page.goto("/")
+    page.click("#guest")
+    page.wait_for_selector("#play-person")
+    return page
+
+
+def open_private_team_game(page: Page) -> str:
+    """Open a private request of team Goat from the lobby's form; the link's page opens with
+    the link to send. Returns the link."""
+    page.click("details.more summary")
+    page.select_option("#opt-players", "4")
+    page.check("#opt-teams")
+    page.check("#private")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/invite/[A-Za-z0-9_-]+$"))
+    link = page.locator("#invite-url").input_value()
+    assert link.endswith(page.url.split("/invite/")[1])
+    return link
+
+
+def test_a_friend_follows_the_link_and_sits_across(contexts: Contexts) -> None:
+    alice = guest(contexts)
+    name = alice.locator("a.me").inner_text()
+    link = open_private_team_game(alice)
+    # a private request is not in the lobby's list
+    lobby = guest(contexts)
+    expect(lobby.locator("#requests")).not_to_contain_text(name)
+    # the friend has no account: the page says who invites, to what, and with which rules
+    bob = contexts.page(viewport=DESKTOP, locale="ru-RU")
+    bob.goto(link)
+    ru = strings("ru", "ui")
+    expect(bob.locator(".card.invite h1")).to_contain_text(name)
+    expect(bob.locator(".house-rules")).to_be_visible()
+    expect(bob.locator(".guest-note")).to_have_text(ru["invite.guest_note"])
+    seats = bob.locator("ol.invite-seats > li")
+    expect(seats).to_have_count(4)
+    expect(seats.nth(2)).to_contain_text(ru["table.team"].replace("{n}", "1"))
+    # across from alice: her partner's seat; he is signed in as a guest on the way
+    seats.nth(2).locator("button.sit").click()
+    expect(bob.locator(".you-sit")).to_have_text(ru["invite.you_sit"].replace("{n}", "3"))
+    expect(bob.locator("a.me")).to_have_count(1)
+    expect(alice.locator("ol.invite-seats > li").nth(2)).not_to_contain_text(EN["lobby.free_seat"])
+    # the creator lets computer players take the other seats: both go to the table
+    alice.click("button.bots")
+    for page in (alice, bob):
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+    assert alice.url == bob.url
+    expect(bob.locator("li.player.partner")).to_contain_text(name)
+    # the link now says the table has started, in the visitor's language
+    late = contexts.page(viewport=DESKTOP, locale="bg-BG")
+    late.goto(link)
+    expect(late.locator(".invite-status.started")).to_contain_text(
+        strings("bg", "ui")["invite.started"]
+    )
+    game = alice.url.split("/games/")[1]
+    expect(late.locator("a.watch")).to_have_attribute("href", f"/games/{game}")
+
+
+def test_a_cancelled_link_says_so(contexts: Contexts) -> None:
+    alice = guest(contexts)
+    link = open_private_team_game(alice)
+    alice.click("#cancel-invite")
+    expect(alice.locator(".invite-status.cancelled")).to_be_visible()
+    visitor = contexts.page(viewport=DESKTOP, locale="uz-UZ")
+    visitor.goto(link)
+    expect(visitor.locator(".invite-status.cancelled")).to_contain_text(
+        strings("uz", "ui")["invite.cancelled"]
+    )
+    expect(visitor.locator("button.sit")).to_have_count(0)
+    nowhere = contexts.page(viewport=DESKTOP)
+    nowhere.goto("/invite/no-such-link")
+    expect(nowhere.locator(".invite-status")).to_have_text(EN["invite.nowhere"])
