@@ -174,6 +174,12 @@ class GameMatch(Protocol):
         made in it as its record counts them; ``(0, 0)`` before the first deal."""
         ...
 
+    def standing(self) -> list[int]:
+        """Each scoring unit's score so far, as the last finished round left it (the Goat
+        family: its account; the races: its points; Poker: each seat's chips; Trumps: each
+        pair's points): what a list of live games shows."""
+        ...
+
     def shown_hands(self) -> list[list[str]]:
         """Each seat's tiles turned face up once a round is over, by seat (layout games:
         every hand left; Poker: the hands that reached the showdown, the others empty; Trumps:

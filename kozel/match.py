@@ -186,6 +186,9 @@ class Match:
             return (0, 0)
         return (len(self.results) + (0 if self._round.over else 1), len(self._round.history))
 
+    def standing(self) -> list[int]:
+        return [self.scoring.score_of(cell) for cell in self.sheet]
+
     def shown_hands(self) -> list[list[str]]:
         return [[TILE_NAMES[t] for t in tiles_of(hand)] for hand in self.round.hands]
 

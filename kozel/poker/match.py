@@ -221,6 +221,9 @@ class PokerMatch:
         hand = self.hand
         return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
 
+    def standing(self) -> list[int]:
+        return list(self.chips)
+
     def shown_hands(self) -> list[list[str]]:
         shown: list[list[str]] = [[] for _ in range(self.opts.players)]
         if self.hand is not None and self.hand.over:

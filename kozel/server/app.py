@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
+from fastapi import Body, Cookie, Depends, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -507,6 +507,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 422, "no_positions", f"game {game_id} is not played on a layout: see its record"
             )
         return await asyncio.to_thread(positions, row.record)
+
+    @app.get("/api/live")
+    async def live(
+        game: Annotated[str | None, Query(max_length=20)] = None,
+    ) -> list[dict[str, Any]]:
+        """The games being played, newest first, for anyone to watch (``game``: of that game
+        only): players with their ratings, the round, the score per scoring unit."""
+        return await club.live_games(game)
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> list[dict[str, Any]]:

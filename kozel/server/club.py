@@ -57,6 +57,8 @@ log = logging.getLogger("kozel.club")
 
 RECENT_GAMES = 20
 """How many of a player's games the player page lists."""
+LIVE_GAMES = 100
+"""How many games being played the lobby lists (the newest)."""
 NOT_RATED_WITH_COMPUTERS = "games with computer players are not rated"
 
 
@@ -1242,6 +1244,30 @@ class Club:
             raise ClubError(404, "no_game", f"there is no game {game_id}")
         return row
 
+    async def live_games(self, game: str | None = None) -> list[dict[str, Any]]:
+        """The games being played, newest first (``game``: of that game only): who plays
+        them with their ratings, the round and the score, for anyone to watch."""
+        if game is not None:
+            try:
+                club_game(game)
+            except InvalidOption as error:
+                raise ClubError(422, error.code, str(error), **error.params) from None
+        query = select(Game).where(Game.status == "playing")
+        if game is not None:
+            query = query.where(Game.game == game)
+        async with self.sessions() as session:
+            rows = list(await session.scalars(query.order_by(Game.id.desc()).limit(LIVE_GAMES)))
+            return await self._live_json(session, rows)
+
+    @staticmethod
+    async def _live_json(session: AsyncSession, rows: list[Game]) -> list[dict[str, Any]]:
+        people = {seat["user"] for row in rows for seat in row.seats if "user" in seat}
+        ratings: dict[int, int] = {}
+        if people:
+            found = await session.execute(select(User.id, User.rating).where(User.id.in_(people)))
+            ratings = {user: rating for user, rating in found}
+        return [live_json(row, ratings) for row in rows]
+
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
         async with self.sessions() as session:
             users = await session.scalars(
@@ -1267,6 +1293,15 @@ class Club:
                 .order_by(Game.id.desc())
                 .limit(RECENT_GAMES)
             )
+            playing = list(
+                await session.scalars(
+                    select(Game)
+                    .join(GamePlayer, GamePlayer.game_id == Game.id)
+                    .where(GamePlayer.user_id == user.id, Game.status == "playing")
+                    .order_by(Game.id.desc())
+                )
+            )
+            now_playing = await self._live_json(session, playing)
             games = [
                 {
                     "id": g.id,
@@ -1282,6 +1317,7 @@ class Club:
                 "name": user.name,
                 "rating": user.rating,
                 "guest": user.guest,
+                "playing": now_playing,
                 "games": games,
                 "history": [
                     {
@@ -1332,6 +1368,32 @@ def request_json(request: GameRequest, code: bool = False) -> dict[str, Any]:
     if code and request.code:
         out["code"] = request.code
     return out
+
+
+def live_json(row: Game, ratings: dict[int, int]) -> dict[str, Any]:
+    """A game being played as the lobby lists it: each seat a person with his rating or a
+    computer player (with the person it replaced), the round and the score (per unit)."""
+    players: list[dict[str, Any]] = []
+    for seat in row.seats:
+        if "user" in seat:
+            players.append({"name": seat["name"], "rating": ratings.get(seat["user"], 0)})
+        elif "replaced" in seat:
+            players.append({"bot": seat["bot"], "replaced": seat["replaced"]["name"]})
+        else:
+            players.append({"bot": seat["bot"]})
+    live = row.live or {}
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "rated": row.rated,
+        "seconds_per_move": row.seconds_per_move,
+        "tournament_id": row.tournament_id,
+        "players": players,
+        "round": live.get("round", 0),
+        "score": live.get("score", []),
+        "started": _aware(row.created_at).isoformat(),
+    }
 
 
 def game_json(row: Game) -> dict[str, Any]:

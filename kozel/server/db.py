@@ -118,6 +118,9 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
     """The micro-tournament this game is one of, if any."""
+    live: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """While it is played, what the lobby's list of live games shows: ``{"round": r,
+    "score": [per unit]}``, written with every deal (``None`` before the first)."""
 
 
 class GamePlayer(Base):

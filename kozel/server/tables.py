@@ -471,6 +471,13 @@ class Table:
             async def finish(connection: AsyncConnection) -> None:
                 await self._finish(connection, after)
 
+        elif kind == "deal":
+
+            async def finish(connection: AsyncConnection) -> None:
+                # what the lobby's list of live games shows: the round and the score
+                live = {"round": after.progress()[0], "score": after.standing()}
+                await connection.execute(update(Game).where(Game.id == self.id).values(live=live))
+
         await self.writer.write(Write(event, finish))
         self.match = after
         self.version = version

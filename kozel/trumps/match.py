@@ -194,6 +194,9 @@ class TrumpsMatch:
         hand = self.hand
         return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
 
+    def standing(self) -> list[int]:
+        return list(self.scores)
+
     def shown_hands(self) -> list[list[str]]:
         """A finished hand has no tile left: every one was played face up."""
         return [[] for _ in range(SEATS)]

@@ -88,3 +88,27 @@ def test_a_cancelled_link_says_so(contexts: Contexts) -> None:
     nowhere = contexts.page(viewport=DESKTOP)
     nowhere.goto("/invite/no-such-link")
     expect(nowhere.locator(".invite-status")).to_have_text(EN["invite.nowhere"])
+
+
+def test_a_game_being_played_is_watched_from_the_lobby(contexts: Contexts) -> None:
+    alice = guest(contexts)
+    name = alice.locator("a.me").inner_text()
+    alice.select_option("#game", "draw")
+    alice.click("#play-computer")
+    alice.wait_for_url(re.compile(r"/games/\d+$"))
+    game = alice.url.split("/games/")[1]
+    carol = contexts.page(viewport=DESKTOP)
+    carol.goto("/")
+    entry = carol.locator(f"li.live-game[data-game='{game}']")
+    expect(entry).to_contain_text(name)
+    # filtered by game: another game's list does not hold it
+    carol.select_option("#live-game", "goat")
+    expect(entry).to_have_count(0)
+    carol.select_option("#live-game", "draw")
+    expect(entry.locator(".meta")).to_contain_text(EN["live.round"].replace("{n}", "1"))
+    entry.locator("a.watch-game").click()
+    carol.wait_for_url(re.compile(rf"/games/{game}$"))
+    expect(carol.locator(".spectator")).to_have_text(EN["table.spectator"])
+    # the player's page shows the game he plays now
+    carol.goto(f"/players/{name}")
+    expect(carol.locator(f".playing-now li.live-game[data-game='{game}']")).to_be_visible()

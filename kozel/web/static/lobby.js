@@ -8,9 +8,11 @@ import { seatNames } from "./names.js";
 import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { mayTake, seatLine, taken } from "./seats.js";
 import { signInCard } from "./signin.js";
+import { liveGame } from "./live.js";
 import { LiveSocket } from "./socket.js";
 
 const LEVELS = ["random", "greedy", "expert"];
+const LIVE_EVERY_MS = 10000;
 
 /** Open a game's table, unless it is open already (the lobby's socket and the answer to a
  * request both announce a start: following twice would clear what the first one showed). */
@@ -54,11 +56,14 @@ export class LobbyPage {
       onMessage: (m) => this.receive(m),
       onStatus: (status) => this.main.classList.toggle("offline", status !== "open"),
     });
+    // the games being played change at their own pace: looked at again every few seconds
+    this.liveTimer = setInterval(() => this.loadLive(), LIVE_EVERY_MS);
   }
 
   dispose() {
     this.disposed = true;
     if (this.socket) this.socket.close();
+    clearInterval(this.liveTimer);
   }
 
   render() {
@@ -67,6 +72,7 @@ export class LobbyPage {
     this.list = h("div#requests");
     this.yours = h("div#your-games");
     this.waiting = h("div#waiting");
+    this.live = h("div#live-games");
     mount(
       this.main,
       h(
@@ -81,14 +87,46 @@ export class LobbyPage {
           this.waiting,
           user ? h("section.card.your-games", { "aria-labelledby": "your-games-title" }, h("h2#your-games-title", {}, t("lobby.your_games")), this.yours) : null,
           h("section.card.requests", { "aria-labelledby": "requests-title" }, h("h2#requests-title", {}, t("lobby.open_requests")), this.list),
+          this.liveCard(),
         ),
       ),
     );
     this.renderRequests();
+    this.loadLive();
     if (user) {
       this.loadYours();
       this.loadMine();
     }
+  }
+
+  /** The games being played, for anyone to watch: a filter by game and the list. */
+  liveCard() {
+    const filter = h(
+      "select#live-game",
+      { "aria-label": t("live.filter"), onchange: () => this.loadLive() },
+      h("option", { value: "" }, t("live.all")),
+      this.games.map((g) => h("option", { value: g.id, selected: g.id === this.liveGame }, gameName(g.id))),
+    );
+    this.liveFilter = filter;
+    return h(
+      "section.card.live", { "aria-labelledby": "live-title" },
+      h("div.live-head", {}, h("h2#live-title", {}, t("live.title")), h("label.small", {}, t("live.filter"), " ", filter)),
+      this.live,
+    );
+  }
+
+  async loadLive() {
+    if (!this.live) return;
+    this.liveGame = this.liveFilter ? this.liveFilter.value : "";
+    let games;
+    try {
+      games = await get(`/api/live${this.liveGame ? `?game=${encodeURIComponent(this.liveGame)}` : ""}`);
+    } catch (error) {
+      mount(this.live, h("p.muted", {}, explain(error)));
+      return;
+    }
+    if (this.disposed) return;
+    mount(this.live, games.length ? h("ul.plain.live-games", {}, games.map((g) => liveGame(g))) : h("p.muted", {}, t("live.none")));
   }
 
   /** My open requests with their links: a waiting card offers each link, and shows the
@@ -312,6 +350,7 @@ export class LobbyPage {
       if (message.version === this.version + 1) {
         this.version = message.version;
         this.update(applyChange(this.requests, message.request));
+        if (message.request.status === "started") this.loadLive();
       } else if (!this.syncing) {
         this.syncing = this.socket.send({ type: "sync" });
       }

@@ -4,6 +4,7 @@ import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { legend, lineChart } from "./chart.js";
+import { liveGame } from "./live.js";
 import { seatNames } from "./names.js";
 import { gameName, rules } from "./options.js";
 
@@ -64,6 +65,10 @@ export class PlayerPage {
         {},
         h("h1", {}, player.name, player.guest ? h("span.muted", {}, ` (${t("player.guest")})`) : null),
         h("p", {}, t("term.rating"), ": ", h("strong.rating-value", {}, String(player.rating))),
+        // the game he is playing now, to watch
+        player.playing.length
+          ? h("section.card.playing-now", { "aria-labelledby": "playing-now-title" }, h("h2#playing-now-title", {}, t("player.playing_now")), h("ul.plain.live-games", {}, player.playing.map((g) => liveGame(g))))
+          : null,
         h(
           "section.card",
           {},
