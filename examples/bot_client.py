@@ -8,10 +8,11 @@ bot that sees only what its seat is sent, and writes the finished game's record
     python examples/bot_client.py --server http://127.0.0.1:8000 --game goat \\
         [-o key=value ...] [--name NAME --password PASSWORD] [--bot greedy] --record OUT.jsonl
 
-or, to sit down at the table a link leads to (a friend's private table too), at seat 2:
+or, to sit down at the table a link leads to (a friend's private table too), at seat 2, and
+play it again twice when it is over (the rematch: everyone at the table must accept):
 
     python examples/bot_client.py --join http://127.0.0.1:8000/invite/CODE --seat 2 \\
-        --record OUT.jsonl
+        --rematches 2 --record OUT.jsonl
 
 Any game the club offers will do (`GET /api/rules` lists them: goat, donkey, draw, block,
 classic, sea_goat, all_fives, …, poker, trumps), each with its own options, e.g. `--game
@@ -118,27 +119,51 @@ async def play_game(args: argparse.Namespace, rules: Game, options: dict[str, An
                 print(f"cannot open a table: {response.json().get('detail')}", file=sys.stderr)
                 return 1
             game_id = response.json()["game_id"]
-        url = args.server.replace("http", "ws", 1) + f"/ws/games/{game_id}"
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
         bot = rules.make_bot(args.bot)
-        async with websockets.connect(url, additional_headers={"Cookie": cookie}) as socket:
-            seen = -1
-            async for text in socket:
-                message = json.loads(text)
-                if message["type"] == "error":
-                    print(f"server: {message['message']}", file=sys.stderr)
-                    continue
-                if message["type"] != "state" or message["version"] <= seen:
-                    continue
-                seen = message["version"]
-                if message["status"] != "playing":
-                    break
-                view = message.get("view")
-                if view and view["turn"] == message["you"] and view["legal_moves"]:
-                    move = await asyncio.to_thread(choose, rules, bot, message)
-                    await socket.send(json.dumps({"type": "move", "version": seen, "move": move}))
-        record = (await http.get(f"/api/games/{game_id}/record")).json()
-    with open(args.record, "a", encoding="utf-8") as out:
+        rematches = args.rematches
+        while True:
+            url = args.server.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+            again = await play_table(url, cookie, rules, bot, rematches > 0)
+            record = (await http.get(f"/api/games/{game_id}/record")).json()
+            write(args.record, game_id, record)
+            if again is None:
+                return 0
+            game_id, rematches = again, rematches - 1
+
+
+async def play_table(url: str, cookie: str, rules: Game, bot: GameBot, rematch: bool) -> int | None:
+    """Play the table's game to its end; with ``rematch``, then offer (or accept) a rematch:
+    the new table's game id once everyone accepted, ``None`` otherwise."""
+    async with websockets.connect(url, additional_headers={"Cookie": cookie}) as socket:
+        seen = -1
+        async for text in socket:
+            message = json.loads(text)
+            if message["type"] == "error":
+                print(f"server: {message['message']}", file=sys.stderr)
+                continue
+            if message["type"] == "rematch" and message["rematch"]["status"] != "open":
+                game: int | None = message["rematch"]["game"]  # None: declined, out of time
+                return game
+            if message["type"] != "state" or message["version"] <= seen:
+                continue
+            seen = message["version"]
+            if message["status"] != "playing":
+                if not rematch:
+                    return None
+                # offers a rematch, or accepts the one a friend has offered
+                await socket.send(json.dumps({"type": "rematch", "accept": True}))
+                continue
+            view = message.get("view")
+            if view and view["turn"] == message["you"] and view["legal_moves"]:
+                move = await asyncio.to_thread(choose, rules, bot, message)
+                await socket.send(json.dumps({"type": "move", "version": seen, "move": move}))
+    return None
+
+
+def write(path: str, game_id: int, record: dict[str, Any]) -> None:
+    """Append the finished game's record, and say how it ended."""
+    with open(path, "a", encoding="utf-8") as out:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
     result = record["result"]
     if "timeout" in result:
@@ -150,7 +175,6 @@ async def play_game(args: argparse.Namespace, rules: Game, options: dict[str, An
     else:  # the Goat family: the losers are the Goat (the Donkey)
         verdict = f"losers {result['losers']}"
     print(f"game {game_id} over: {verdict}, rating {result['rating']}")
-    return 0
 
 
 def main() -> None:
@@ -164,6 +188,9 @@ def main() -> None:
     parser.add_argument("--opponents", default="greedy", help="the club's computer players")
     parser.add_argument("--join", help="sit down at the table this link (or its code) leads to")
     parser.add_argument("--seat", type=int, help="with --join: the seat to take (from 0)")
+    parser.add_argument(
+        "--rematches", type=int, default=0, help="play again this many times (a rematch)"
+    )
     parser.add_argument("--record", required=True, help="append the finished game here")
     sys.exit(asyncio.run(play(parser.parse_args())))
 

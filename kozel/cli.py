@@ -582,6 +582,10 @@ def serve(
             "(a reload or a network blip within them shows nothing).",
         ),
     ] = Settings.presence_grace_seconds,
+    rematch_seconds: Annotated[
+        float,
+        typer.Option(min=1, help="Seconds a rematch offered at a game's end waits for answers."),
+    ] = Settings.rematch_seconds,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -611,6 +615,7 @@ def serve(
         chat_per_minute=chat_per_minute,
         round_pause_seconds=round_pause,
         presence_grace_seconds=presence_grace,
+        rematch_seconds=rematch_seconds,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

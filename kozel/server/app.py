@@ -815,6 +815,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                     if reply.code == "stale":
                         await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+            elif kind == "rematch":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators do not play again")
+                    return
+                accept = message.get("accept", True)
+                if type(accept) is not bool:
+                    await send_error(
+                        websocket, "bad_request", 'a rematch is {"type": "rematch", "accept": true}'
+                    )
+                    return
+                reply = await club.rematch(game_id, seat, accept)
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message)
             elif kind == "replace":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators do not vote")
@@ -826,7 +839,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await send_error(
                     websocket,
                     "unknown_type",
-                    "message types are move, next, replace, sync, chat and ping",
+                    "message types are move, next, replace, rematch, sync, chat and ping",
                 )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"

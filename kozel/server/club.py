@@ -44,6 +44,7 @@ from kozel.server.errors import ClubError
 from kozel.server.offer import club_game
 from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
+from kozel.server.rematch import rematch_seats
 from kozel.server.settings import Settings
 from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
@@ -265,6 +266,8 @@ class Club:
             table.round_pause = self.settings.round_pause_seconds
             table.presence.grace = self.settings.presence_grace_seconds
             table.presence.link_seconds = self.settings.lease_seconds
+            table.rematch_seconds = self.settings.rematch_seconds
+            table.on_rematch = self._rematch_game
             if row.tournament_id is not None:
                 table.on_tournament = self._tournament_game_over
             table.replay(events)
@@ -346,6 +349,49 @@ class Club:
             params=params if isinstance(params, dict) else {},
         )
 
+    async def rematch(self, game_id: int, seat: int, accept: bool) -> Reply:
+        """``seat`` offers or accepts a rematch (``accept``) or declines it, at whichever node
+        runs the finished table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.answer_rematch(seat, accept)
+        answer = await self._forward(
+            game_id, {"op": "rematch", "game": game_id, "seat": seat, "accept": accept}
+        )
+        if answer is None or "ok" not in answer:
+            if answer is not None and answer.get("error") == "no_table":
+                return Reply(False, "no_table", f"game {game_id} is not being played")
+            return Reply(False, "unavailable", MOVED)
+        return Reply(
+            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
+        )
+
+    async def _rematch_game(self, table: Table) -> int:
+        """Everyone at a finished table accepted a rematch: the same players and house rules
+        at a new table, the seats moved one place on (kept in a game of pairs), rated when
+        the finished game was and the new one may be. This node runs it."""
+        options = table.rules.options_dict(table.opts)
+        seats = rematch_seats(table.seats, table.opts.teams)
+        rated = table.rated and not rated_problem(table.rules.id, options, seats)
+        async with self.sessions() as session, session.begin():
+            row = Game(
+                game=table.rules.id,
+                options=options,
+                seats=seats,
+                seconds_per_move=table.seconds_per_move,
+                rated=rated,
+                status="playing",
+                version=0,
+                owner=self.node,
+                fence=0,
+            )
+            session.add(row)
+            await session.flush()
+            people = {seat["user"] for seat in seats if "user" in seat}
+            session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
+        await self._claim(Claimable(row.id, 0, self.node))
+        return row.id
+
     # --- presence: which seats have a socket, in every process ----------------------------
 
     def socket_opened(self, game_id: int, seat: int) -> None:
@@ -405,6 +451,9 @@ class Club:
             return {"ok": True}
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
+            return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+        if request.get("op") == "rematch" and isinstance(seat, int):
+            reply = await table.answer_rematch(seat, request.get("accept") is True)
             return {"ok": reply.ok, "code": reply.code, "message": reply.message}
         if request.get("op") == "presence" and isinstance(request.get("seats"), list):
             table.link(str(request.get("node")), request["seats"])

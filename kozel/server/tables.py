@@ -38,6 +38,7 @@ from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
+from kozel.server.rematch import RematchOffer
 from kozel.server.writer import Fenced, Write, Writer
 
 _secure = random.SystemRandom()
@@ -108,6 +109,22 @@ class _Next:
     seat: int
 
 
+@dataclass
+class _Rematch:
+    """A person at a finished table offers a rematch, or answers the offer."""
+
+    seat: int
+    accept: bool
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class _RematchOver:
+    """The rematch offer's clock ran out."""
+
+    offer: RematchOffer
+
+
 class Table:
     """One live game."""
 
@@ -150,7 +167,15 @@ class Table:
             if "bot" in info
         }
         self.queue: asyncio.Queue[
-            _MoveCommand | _Timeout | _Deal | _Next | _Presence | _Vote | None
+            _MoveCommand
+            | _Timeout
+            | _Deal
+            | _Next
+            | _Presence
+            | _Vote
+            | _Rematch
+            | _RematchOver
+            | None
         ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -176,6 +201,13 @@ class Table:
         or ends the tournament (``None``)."""
         self.next_game: int | None = None
         """The tournament's next game, once this one has ended."""
+        self.rematch: RematchOffer | None = None
+        """The last rematch offer made at the end of the game (:mod:`kozel.server.rematch`)."""
+        self.rematch_seconds = 60.0
+        """How long a rematch offer waits for the answers (the club's rematch_seconds)."""
+        self.on_rematch: Callable[[Table], Awaitable[int]] | None = None
+        """Seats the rematch at a new table (everyone accepted): its game's id."""
+        self._rematch_timer: asyncio.TimerHandle | None = None
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -212,6 +244,8 @@ class Table:
             self._timer.cancel()
         if self._presence_timer is not None:
             self._presence_timer.cancel()
+        if self._rematch_timer is not None:
+            self._rematch_timer.cancel()
         if self.task is not None:
             await self.queue.put(None)
             await self.task
@@ -266,6 +300,8 @@ class Table:
             res = self.match.result
             # as the record's result, with ``timeout`` always present (null when none)
             common["result"] = {**res.to_dict(), "timeout": res.timeout}
+        if self.rematch is not None:
+            common["rematch"] = self.rematch.fields()
         new_rounds = self.match.round_summaries(len(self._rounds))
         if new_rounds:
             self._rounds.extend(new_rounds)
@@ -314,6 +350,13 @@ class Table:
         await self.queue.put(_Vote(voter, target, done))
         return await done
 
+    async def answer_rematch(self, seat: int, accept: bool) -> Reply:
+        """``seat`` offers a rematch (or accepts the offer), or declines it; wait for the
+        verdict."""
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Rematch(seat, accept, done))
+        return await done
+
     def ready(self, seat: int) -> None:
         """``seat`` pressed "next" while a finished round is shown."""
         self.queue.put_nowait(_Next(seat))
@@ -331,7 +374,7 @@ class Table:
             command = await self.queue.get()
             if command is None:
                 return
-            answered = command if isinstance(command, _MoveCommand | _Vote) else None
+            answered = command if isinstance(command, _MoveCommand | _Vote | _Rematch) else None
             if self.status == "lost":
                 if answered is not None and not answered.done.done():
                     answered.done.set_result(Reply(False, "unavailable", MOVED))
@@ -350,6 +393,14 @@ class Table:
                         await self._deal()
                 elif isinstance(command, _Next):
                     await self._ready(command.seat)
+                elif isinstance(command, _Rematch):
+                    reply = await self._rematch(command)
+                    if not command.done.done():
+                        command.done.set_result(reply)
+                elif isinstance(command, _RematchOver):
+                    if command.offer is self.rematch and command.offer.status == "open":
+                        command.offer.status = "expired"
+                        await self._publish_rematch()
                 else:
                     reply = await self._move(command)
                     if not command.done.done():
@@ -605,6 +656,54 @@ class Table:
         if self.replacements:
             record["replaced"] = list(self.replacements)
         return record
+
+    # --- the rematch ------------------------------------------------------------------------
+
+    async def _rematch(self, command: _Rematch) -> Reply:
+        seat, offer = command.seat, self.rematch
+        if self.status == "playing":
+            return Reply(False, "rematch_playing", "a rematch is offered once the game is over")
+        if self.tournament_id is not None:
+            return Reply(False, "rematch_tournament", "a tournament's game has no rematch")
+        if "user" not in self.seats[seat]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
+        if offer is None or offer.status != "open":
+            if not command.accept:
+                return Reply(False, "rematch_none", "there is no rematch offer to decline")
+            offer = RematchOffer(seat, self._people(), time.time() + self.rematch_seconds)
+            offer.accepted = {seat} | set(self.bots)  # computer players accept at once
+            self.rematch = offer
+            if self._rematch_timer is not None:
+                self._rematch_timer.cancel()
+            loop = asyncio.get_running_loop()
+            self._rematch_timer = loop.call_later(
+                self.rematch_seconds, self.queue.put_nowait, _RematchOver(offer)
+            )
+        else:
+            offer.answer(seat, command.accept)
+        if offer.agreed and self.on_rematch is not None:
+            offer.game = await self.on_rematch(self)
+            offer.status = "started"
+        if offer.status != "open" and self._rematch_timer is not None:
+            self._rematch_timer.cancel()
+        await self._publish_rematch()
+        return Reply(True)
+
+    async def _publish_rematch(self) -> None:
+        assert self.rematch is not None
+        message = json.dumps(
+            {
+                "type": "rematch",
+                "game": self.id,
+                "version": self.version,
+                "rematch": self.rematch.fields(),
+            }
+        )
+        seats: list[int | None] = [*range(len(self.seats)), None]
+        try:
+            await self.pubsub.publish_many([(seat_channel(self.id, s), message) for s in seats])
+        except Exception:  # clients see it in their next state
+            log.exception("table %s: publishing the rematch failed", self.id)
 
     # --- presence and the vote for a computer player ------------------------------------------
 

@@ -113,3 +113,17 @@ def test_the_example_bot_client_joins_by_link(server: RunningServer, tmp_path: P
     record = json.loads(out.read_text())
     assert record["game"] == "draw" and record["seats"][0] == alice.name
     assert record["seats"][1].startswith("guest-") and replay(record).over
+
+
+def test_the_example_bot_client_plays_a_rematch(server: RunningServer, tmp_path: Path) -> None:
+    """At the end it offers a rematch; the club's computer players accept at once: a second
+    game at a new table, the seats moved one place on."""
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, str(EXAMPLE), "--server", server.url, "--game", "draw"]
+    command += ["-o", "players=3", "-o", "target=20", "--rematches", "1", "--record", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    first, second = (json.loads(line) for line in out.read_text().splitlines())
+    me = first["seats"][0]
+    assert me.startswith("guest-") and second["seats"][1] == me
+    assert second["options"] == first["options"] and replay(second).over

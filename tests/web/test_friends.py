@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import DESKTOP, Contexts
+from tests.web.play import play_to_end
 from tests.web.test_i18n import strings
 
 EN = strings("en", "ui")
@@ -112,3 +113,53 @@ def test_a_game_being_played_is_watched_from_the_lobby(contexts: Contexts) -> No
     # the player's page shows the game he plays now
     carol.goto(f"/players/{name}")
     expect(carol.locator(f".playing-now li.live-game[data-game='{game}']")).to_be_visible()
+
+
+def test_friends_play_across_rematch_with_seats_kept_and_are_watched(contexts: Contexts) -> None:
+    """The issue's whole story: two friends play a private game of pairs sitting across
+    from each other, a third person watches it from the lobby's list, and the friends play
+    it again with the seats kept."""
+    alice = guest(contexts)
+    name = alice.locator("a.me").inner_text()
+    alice.click("details.more summary")
+    alice.select_option("#game", "draw")
+    alice.select_option("#opt-players", "4")
+    alice.check("#opt-teams")
+    alice.fill("#opt-target", "1")  # over after the first hand won
+    alice.check("#private")
+    alice.click("#create")
+    alice.wait_for_url(re.compile(r"/invite/[A-Za-z0-9_-]+$"))
+    link = alice.locator("#invite-url").input_value()
+    bob = contexts.page(viewport=DESKTOP)
+    bob.goto(link)
+    bob.locator("ol.invite-seats > li").nth(2).locator("button.sit").click()
+    expect(bob.locator(".you-sit")).to_be_visible()
+    friend = bob.locator("a.me").inner_text()
+    alice.click("button.bots")
+    for page in (alice, bob):
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+    first = alice.url.split("/games/")[1]
+    expect(alice.locator("li.player.partner")).to_contain_text(friend)
+    # a third person finds it in the lobby's list and watches
+    carol = guest(contexts)
+    entry = carol.locator(f"li.live-game[data-game='{first}']")
+    expect(entry).to_contain_text(name)
+    expect(entry).to_contain_text(friend)
+    entry.locator("a.watch-game").click()
+    expect(carol.locator(".spectator")).to_be_visible()
+    play_to_end([alice, bob])
+    # alice offers the rematch, bob accepts: both go to the new table, the seats kept
+    expect(carol.locator(".game-over")).to_be_visible()
+    alice.click("#rematch-offer")
+    expect(bob.locator(".rematch-offered")).to_contain_text(name)
+    expect(carol.locator(".rematch-offered")).to_contain_text(name)
+    bob.click("#rematch-accept")
+    for page in (alice, bob):
+        page.wait_for_url(re.compile(rf"/games/(?!{first}$)\d+$"))
+    assert alice.url == bob.url
+    expect(alice.locator("li.player.partner")).to_contain_text(friend)
+    expect(bob.locator("li.player.you")).to_have_attribute("data-seat", "2")
+    # the spectator stays and is shown the way to the new table
+    expect(carol.locator("#rematch-watch")).to_have_attribute(
+        "href", "/games/" + alice.url.split("/games/")[1]
+    )

@@ -106,6 +106,15 @@ export class TablePage {
       }
       return;
     }
+    if (message.type === "rematch") {
+      // a rematch offered at the game's end, and its answers (the position has not changed)
+      if (this.state && message.version === this.seen) {
+        this.state.rematch = message.rematch;
+        this.rematchDeadline = performance.now() + message.rematch.remaining_ms;
+        if (!this.followRematch()) this.render();
+      }
+      return;
+    }
     if (message.type === "next_round") {
       // who still has to press "next" (no new version: the position has not changed)
       if (this.state && message.version === this.seen) {
@@ -158,6 +167,8 @@ export class TablePage {
     this.chat.speaker(this.you !== null, t("chat.watchers"));
     this.busy = false;
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
+    if (message.rematch) this.rematchDeadline = performance.now() + message.rematch.remaining_ms;
+    if (this.followRematch()) return;
     if (message.next_round) {
       this.nextDeadline = performance.now() + message.next_round.remaining_ms;
       this.waited = true;
@@ -868,6 +879,7 @@ export class TablePage {
             res.rating.map((delta, seat) => h("li", {}, `${this.label(seat)}: ${t("table.rating_change", { delta: delta >= 0 ? `+${delta}` : delta })}`)),
           )
         : h("p.muted", {}, t("lobby.unrated")),
+      this.rematchPanel(names),
       state.tournament
         ? h(
             "p.tournament-links",
@@ -880,7 +892,50 @@ export class TablePage {
     );
   }
 
+  /** The rematch everyone accepted has started: a player goes to its table. */
+  followRematch() {
+    const offer = this.state && this.state.rematch;
+    if (!offer || offer.status !== "started" || this.you === null || !offer.game) return false;
+    go(`/games/${offer.game}`);
+    return true;
+  }
+
+  /** At the end of the game: offer a rematch, answer the offer, or see how it went (who
+   * declined or did not answer in time); a spectator sees the offer and the new table. */
+  rematchPanel(names) {
+    const { state } = this;
+    if (state.tournament) return null;
+    const offer = state.rematch;
+    const person = this.you !== null && !isBot(state.seats[this.you]);
+    const answer = (accept) => this.socket.send({ type: "rematch", accept });
+    const how = t(state.view.options.teams ? "rematch.kept" : "rematch.rotated");
+    const offerButton = person ? h("button.primary#rematch-offer", { type: "button", onclick: () => answer(true) }, t("rematch.offer")) : null;
+    const list = (seats) => seats.map((s) => names[s]).join(", ");
+    let body;
+    if (!offer) body = [offerButton, person ? h("span.small.muted", {}, " ", how) : null];
+    else if (offer.status === "open") {
+      const mine = person && offer.waiting.includes(this.you);
+      body = [
+        h("p.rematch-offered", {}, offer.by === this.you ? t("rematch.you_offered") : t("rematch.offered", { name: names[offer.by] }), " ", how),
+        mine
+          ? h("span.buttons", {}, h("button.primary#rematch-accept", { type: "button", onclick: () => answer(true) }, t("rematch.accept")), " ", h("button#rematch-decline", { type: "button", onclick: () => answer(false) }, t("rematch.decline")))
+          : null,
+        offer.waiting.length ? h("p.small.rematch-waiting", {}, t("table.waiting_for", { names: list(offer.waiting) }), " ", h("span.rematch-in", {}, "")) : null,
+      ];
+    } else if (offer.status === "started") {
+      body = h("p.rematch-started", {}, t("rematch.started"), " ", link(`/games/${offer.game}`, t("rematch.watch"), { id: "rematch-watch" }));
+    } else {
+      const why = offer.status === "declined" ? t("rematch.declined", { names: list(offer.declined) }) : t("rematch.expired", { names: list(offer.waiting) });
+      body = [h("p.rematch-over", { "data-status": offer.status }, why), offerButton];
+    }
+    return h("div.rematch", { role: "status", "data-status": offer ? offer.status : "none" }, body);
+  }
+
   tick() {
+    if (this.state?.rematch?.status === "open" && this.main) {
+      const secs = Math.ceil(Math.max(0, this.rematchDeadline - performance.now()) / 1000);
+      for (const el of this.main.querySelectorAll(".rematch-in")) el.textContent = t("rematch.left", { n: secs });
+    }
     if (this.state?.next_round && this.main) {
       const secs = Math.ceil(Math.max(0, this.nextDeadline - performance.now()) / 1000);
       for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t("table.next_in", { n: secs });
