@@ -629,6 +629,14 @@ def serve(
             "(a reload or a network blip within them shows nothing).",
         ),
     ] = Settings.presence_grace_seconds,
+    seed_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a new table's first deal waits for the players' seeds to the shuffle "
+            "(sooner once every person has added his; 0: at once).",
+        ),
+    ] = Settings.seed_seconds,
     rematch_seconds: Annotated[
         float,
         typer.Option(min=1, help="Seconds a rematch offered at a game's end waits for answers."),
@@ -663,6 +671,7 @@ def serve(
         round_pause_seconds=round_pause,
         presence_grace_seconds=presence_grace,
         rematch_seconds=rematch_seconds,
+        seed_seconds=seed_seconds,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

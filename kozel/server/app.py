@@ -33,6 +33,7 @@ from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
+from kozel.verify import verify
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
@@ -495,6 +496,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ClubError(409, "not_over", f"game {game_id} is not over")
         return row.record
 
+    @app.get("/api/games/{game_id}/shuffle")
+    async def game_shuffle(game_id: Id) -> dict[str, Any]:
+        """The check of a finished game's verifiable shuffle, as `kozel verify` makes it: the
+        commitment, and whether each deal is the one its seeds give."""
+        row = await club.game_row(game_id)
+        if row.record is None:
+            raise ClubError(409, "not_over", f"game {game_id} is not over")
+        check = await asyncio.to_thread(verify, row.record)
+        return {**check.to_dict(), "shuffle": row.record.get("shuffle")}
+
     @app.get("/api/games/{game_id}/positions")
     async def game_positions(game_id: Id) -> dict[str, Any]:
         """Every position of every round of a finished game, computed by the engine: all
@@ -815,6 +826,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                     if reply.code == "stale":
                         await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+            elif kind == "seed":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators add no seed")
+                    return
+                reply = await club.add_seed(game_id, seat, message.get("seed"))
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message, params=reply.params)
             elif kind == "rematch":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators do not play again")
@@ -839,7 +857,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await send_error(
                     websocket,
                     "unknown_type",
-                    "message types are move, next, replace, rematch, sync, chat and ping",
+                    "message types are move, next, seed, replace, rematch, sync, chat and ping",
                 )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"

@@ -48,6 +48,7 @@ from kozel.server.rematch import rematch_seats
 from kozel.server.settings import Settings
 from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
+from kozel.shuffle import commitment
 
 LOBBY = "lobby"
 """The channel of lobby changes: ``{"type": "lobby", "version": N, "request": {...}}``."""
@@ -267,6 +268,7 @@ class Club:
             table.presence.grace = self.settings.presence_grace_seconds
             table.presence.link_seconds = self.settings.lease_seconds
             table.rematch_seconds = self.settings.rematch_seconds
+            table.seed_seconds = self.settings.seed_seconds
             table.on_rematch = self._rematch_game
             if row.tournament_id is not None:
                 table.on_tournament = self._tournament_game_over
@@ -338,6 +340,24 @@ class Club:
             return await table.vote(seat, target)
         answer = await self._forward(
             game_id, {"op": "replace", "game": game_id, "seat": seat, "target": target}
+        )
+        if answer is None or "ok" not in answer:
+            return Reply(False, "unavailable", MOVED)
+        params = answer.get("params")
+        return Reply(
+            bool(answer["ok"]),
+            str(answer.get("code", "")),
+            str(answer.get("message", "")),
+            params=params if isinstance(params, dict) else {},
+        )
+
+    async def add_seed(self, game_id: int, seat: int, seed: object) -> Reply:
+        """``seat`` adds its seed to the table's shuffle, at whichever node runs it."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.add_seed(seat, seed)
+        answer = await self._forward(
+            game_id, {"op": "seed", "game": game_id, "seat": seat, "seed": seed}
         )
         if answer is None or "ok" not in answer:
             return Reply(False, "unavailable", MOVED)
@@ -452,6 +472,14 @@ class Club:
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
             return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+        if request.get("op") == "seed" and isinstance(seat, int):
+            reply = await table.add_seed(seat, request.get("seed"))
+            return {
+                "ok": reply.ok,
+                "code": reply.code,
+                "message": reply.message,
+                "params": reply.params,
+            }
         if request.get("op") == "rematch" and isinstance(seat, int):
             reply = await table.answer_rematch(seat, request.get("accept") is True)
             return {"ok": reply.ok, "code": reply.code, "message": reply.message}
@@ -1441,6 +1469,7 @@ def live_json(row: Game, ratings: dict[int, int]) -> dict[str, Any]:
         "players": players,
         "round": live.get("round", 0),
         "score": live.get("score", []),
+        "commitment": commitment(row.server_seed) if row.server_seed else None,
         "started": _aware(row.created_at).isoformat(),
     }
 

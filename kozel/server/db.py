@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from kozel.server.seeds import new_server_seed
 from kozel.server.settings import database_url
 
 
@@ -118,6 +119,10 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
     """The micro-tournament this game is one of, if any."""
+    server_seed: Mapped[str | None] = mapped_column(String(64), default=new_server_seed)
+    """The secret seed of the game's verifiable shuffle (:mod:`kozel.server.seeds`): never
+    sent before the game ends, when the record reveals it. ``None``: a game stored before the
+    shuffle, dealt from the system's generator."""
     live: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """While it is played, what the lobby's list of live games shows: ``{"round": r,
     "score": [per unit]}``, written with every deal (``None`` before the first)."""

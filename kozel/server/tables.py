@@ -39,7 +39,9 @@ from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.rematch import RematchOffer
+from kozel.server.seeds import shuffle_fields
 from kozel.server.writer import Fenced, Write, Writer
+from kozel.shuffle import DealStream, round_stream, valid_player_seed
 
 _secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")
@@ -110,6 +112,20 @@ class _Next:
 
 
 @dataclass
+class _Seed:
+    """A person at the table adds his seed to the shuffle (before the first deal)."""
+
+    seat: int
+    seed: object
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class _SeedsClosed:
+    """The time to add seeds is over: the first deal comes."""
+
+
+@dataclass
 class _Rematch:
     """A person at a finished table offers a rematch, or answers the offer."""
 
@@ -156,7 +172,15 @@ class Table:
         self.pubsub = pubsub
         self.on_finish = on_finish
         self.match: GameMatch = self.rules.new_match(self.opts, None)
-        """Dealt from the system's secure generator (no seed)."""
+        """Dealt from the verifiable shuffle's streams (:meth:`_stream`); a game stored
+        before it from the system's secure generator."""
+        self.server_seed = row.server_seed
+        """The shuffle's secret (:mod:`kozel.server.seeds`), or ``None`` (an older game)."""
+        self.player_seeds: list[str | None] = [None] * len(row.seats)
+        """The seeds the people at the table added before the first deal (``seed`` events)."""
+        self.seed_seconds = 0.0
+        """How long the first deal waits for every person's seed (the club's seed_seconds)."""
+        self._seed_timer: asyncio.TimerHandle | None = None
         self.version = 0
         self.status = row.status
         self.deadline = 0.0
@@ -175,6 +199,8 @@ class Table:
             | _Vote
             | _Rematch
             | _RematchOver
+            | _Seed
+            | _SeedsClosed
             | None
         ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
@@ -229,6 +255,17 @@ class Table:
         self.presence.expect(self._people(), time.monotonic() + allowance)
         self.queue.put_nowait(_Presence())
         if self._needs_deal():
+            if self._seeding():
+                # the commitment goes out first; the deal waits for the people's seeds
+                loop = asyncio.get_running_loop()
+                self._seed_timer = loop.call_later(
+                    self.seed_seconds, self.queue.put_nowait, _SeedsClosed()
+                )
+                try:
+                    await self._publish()
+                except Exception:  # clients get the state when they (re)connect
+                    log.exception("table %s: publishing its commitment failed", self.id)
+                return
             self.queue.put_nowait(_Deal())  # its state goes out once it is dealt
             return
         limit = float(self.seconds_per_move)
@@ -246,6 +283,8 @@ class Table:
             self._presence_timer.cancel()
         if self._rematch_timer is not None:
             self._rematch_timer.cancel()
+        if self._seed_timer is not None:
+            self._seed_timer.cancel()
         if self.task is not None:
             await self.queue.put(None)
             await self.task
@@ -302,6 +341,8 @@ class Table:
             common["result"] = {**res.to_dict(), "timeout": res.timeout}
         if self.rematch is not None:
             common["rematch"] = self.rematch.fields()
+        if self.server_seed is not None:
+            common["shuffle"] = shuffle_fields(self.server_seed, self.player_seeds, self.match.over)
         new_rounds = self.match.round_summaries(len(self._rounds))
         if new_rounds:
             self._rounds.extend(new_rounds)
@@ -350,6 +391,12 @@ class Table:
         await self.queue.put(_Vote(voter, target, done))
         return await done
 
+    async def add_seed(self, seat: int, seed: object) -> Reply:
+        """``seat`` adds its seed to the shuffle; wait for the verdict."""
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Seed(seat, seed, done))
+        return await done
+
     async def answer_rematch(self, seat: int, accept: bool) -> Reply:
         """``seat`` offers a rematch (or accepts the offer), or declines it; wait for the
         verdict."""
@@ -374,7 +421,9 @@ class Table:
             command = await self.queue.get()
             if command is None:
                 return
-            answered = command if isinstance(command, _MoveCommand | _Vote | _Rematch) else None
+            answered = (
+                command if isinstance(command, _MoveCommand | _Vote | _Rematch | _Seed) else None
+            )
             if self.status == "lost":
                 if answered is not None and not answered.done.done():
                     answered.done.set_result(Reply(False, "unavailable", MOVED))
@@ -397,6 +446,13 @@ class Table:
                     reply = await self._rematch(command)
                     if not command.done.done():
                         command.done.set_result(reply)
+                elif isinstance(command, _Seed):
+                    reply = await self._add_seed(command)
+                    if not command.done.done():
+                        command.done.set_result(reply)
+                elif isinstance(command, _SeedsClosed):
+                    if self._needs_deal() and not self.match.started:
+                        await self._deal()
                 elif isinstance(command, _RematchOver):
                     if command.offer is self.rematch and command.offer.status == "open":
                         command.offer.status = "expired"
@@ -463,9 +519,68 @@ class Table:
         await self._commit("timeout", {"seat": command.seat}, after)
 
     async def _deal(self) -> None:
+        if self._seed_timer is not None:
+            self._seed_timer.cancel()
         after = self.match.copy()
-        await self._commit("deal", after.deal_next(), after)
+        stream = self._stream(self.match.progress()[0] + 1)
+        await self._commit("deal", after.deal_next(stream), after)
         self.waiting = set()
+
+    # --- the verifiable shuffle ---------------------------------------------------------------
+
+    def _stream(self, number: int) -> DealStream | None:
+        """Round ``number``'s stream (from 1): every chance of that round comes from it."""
+        if self.server_seed is None:
+            return None
+        return round_stream(self.server_seed, self.player_seeds, number)
+
+    def _seeding(self) -> bool:
+        """The first deal waits for seeds: some person at the table has not added his."""
+        return (
+            self.server_seed is not None
+            and self.seed_seconds > 0
+            and not self.match.started
+            and any(self.player_seeds[s] is None for s in self._people())
+        )
+
+    async def _add_seed(self, command: _Seed) -> Reply:
+        seat, seed = command.seat, command.seed
+        if self.status != "playing":
+            return Reply(False, "over", "the game is over")
+        if "user" not in self.seats[seat]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
+        if self.server_seed is None or self.match.started:
+            return Reply(False, "seed_late", "seeds are added before the first deal")
+        if not valid_player_seed(seed):
+            return Reply(
+                False, "seed_bad", "a seed is 1 to 64 letters, digits, - or _", params={"high": 64}
+            )
+        if self.player_seeds[seat] is not None:
+            return Reply(False, "seed_twice", "your seed is added already: it cannot change")
+        await self._store("seed", {"seat": seat, "seed": seed})
+        self.player_seeds[seat] = seed
+        if not self._seeding():  # every person's seed is in: deal now
+            await self._deal()
+            return Reply(True)
+        try:
+            await self._publish()
+        except Exception:  # the event is stored: clients catch up on their next sync
+            log.exception("table %s: publishing version %s failed", self.id, self.version)
+        return Reply(True)
+
+    async def _store(self, kind: str, data: dict[str, Any]) -> None:
+        """Store an event that changes no match (a seed): the next version."""
+        version = self.version + 1
+        event = {
+            "game_id": self.id,
+            "version": version,
+            "kind": kind,
+            "data": data,
+            "at": now(),
+            "fence": self.fence,
+        }
+        await self.writer.write(Write(event))
+        self.version = version
 
     def _pause(self) -> bool:
         """A round has ended: show it until every person has pressed "next" or the pause is
@@ -554,7 +669,9 @@ class Table:
         if kind == "replace":
             self._replace(data)
         elif kind == "deal":
-            self.match.apply_deal(data)
+            self.match.apply_deal(data, self._stream(self.match.progress()[0] + 1))
+        elif kind == "seed":
+            self.player_seeds[data["seat"]] = data["seed"]
         elif kind == "move":
             if data["seat"] != self.match.to_move:
                 raise ValueError(f"a stored move of seat {data['seat']} out of turn")
@@ -653,6 +770,8 @@ class Table:
     def _record(self, after: GameMatch, labels: list[str]) -> dict[str, Any]:
         """The game's record; with ``replaced`` when a computer player took a seat."""
         record = after.record(labels)
+        if self.server_seed is not None:
+            record["shuffle"] = shuffle_fields(self.server_seed, self.player_seeds, True)
         if self.replacements:
             record["replaced"] = list(self.replacements)
         return record

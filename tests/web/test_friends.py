@@ -1,18 +1,37 @@
 """A club for friends in the browser (issue #25): a private table by link, where friends pick
-their seats (partners sit across), the link's page in the visitor's language, and a link to a
-table that started or was cancelled."""
+their seats (partners sit across), the link's page in the visitor's language, a link to a
+table that started or was cancelled, the games being played watched from the lobby, the
+rematch, and the verifiable shuffle (the browser adds its seed; the review shows the check).
+The club here waits for the browsers' seeds before a first deal, as a real club does."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import DESKTOP, Contexts
+from kozel.verify import verify
+from tests.server.conftest import RunningServer
+from tests.web.conftest import DESKTOP, Contexts, running_club
 from tests.web.play import play_to_end
 from tests.web.test_i18n import strings
 
 EN = strings("en", "ui")
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    yield from running_club(
+        tmp_path_factory,
+        round_pause_seconds=0,
+        seed_seconds=5,
+        guests_per_minute=100_000,
+        requests_per_minute=100_000,
+        sockets_per_address=100_000,
+    )
 
 
 def guest(contexts: Contexts, locale: str = "en-US") -> Page:
@@ -163,3 +182,40 @@ def test_friends_play_across_rematch_with_seats_kept_and_are_watched(contexts: C
     expect(carol.locator("#rematch-watch")).to_have_attribute(
         "href", "/games/" + alice.url.split("/games/")[1]
     )
+
+
+def test_the_browser_adds_its_seed_and_the_review_shows_the_check(
+    contexts: Contexts, club: RunningServer
+) -> None:
+    alice = guest(contexts)
+    alice.click("details.more summary")
+    alice.select_option("#game", "draw")
+    alice.fill("#opt-target", "1")
+    alice.click("#play-computer")
+    alice.wait_for_url(re.compile(r"/games/\d+$"))
+    game = alice.url.split("/games/")[1]
+    line = alice.locator(".table .shuffle-line")
+    committed = line.get_attribute("data-commitment")
+    assert committed and len(committed) == 64
+    expect(line).to_contain_text(committed[:12])
+    expect(line).to_contain_text("1 player's seed")
+    play_to_end([alice])
+    expect(alice.locator(".game-over")).to_be_visible()
+    record = httpx.get(f"{club.url}/api/games/{game}/record").json()
+    assert record["shuffle"]["commitment"] == committed
+    assert re.fullmatch(r"[0-9a-f]{32}", record["shuffle"]["seeds"][0])  # the browser's own
+    assert verify(record).ok
+    expect(line).to_contain_text(record["shuffle"]["server_seed"][:12])  # revealed
+    line.locator("a", has_text=EN["shuffle.check"]).click()
+    alice.wait_for_url(re.compile(rf"/games/{game}/review$"))
+    check = alice.locator(".shuffle-check")
+    expect(check).to_have_attribute("data-ok", "true")
+    expect(check.locator(".verdict")).to_contain_text(
+        EN["shuffle.verified.one"].replace("{n}", str(len(record["rounds"])))
+        if len(record["rounds"]) == 1
+        else EN["shuffle.verified.other"].replace("{n}", str(len(record["rounds"])))
+    )
+    # the players' page of the rules says it in their language
+    reader = contexts.page(viewport=DESKTOP, locale="ru-RU")
+    reader.goto("/rules/shuffle")
+    expect(reader.locator(".rules-text h2")).to_have_text(strings("ru", "ui")["rules.page.shuffle"])

@@ -25,6 +25,7 @@ export function liveGame(g) {
       {},
       g.round ? t("live.round", { n: g.round }) : t("table.dealing"),
       g.score.length ? [" · ", t("live.score", { score: g.score.join(" : ") })] : null,
+      g.commitment ? [" · ", h("span.commitment", { title: `${t("shuffle.commitment")} ${g.commitment}` }, t("shuffle.committed"), " ", h("code", {}, `${g.commitment.slice(0, 8)}…`))] : null,
       " · ",
       link(`/games/${g.id}`, yours ? t("live.yours") : t("live.watch"), { class: "watch-game" }),
     ),

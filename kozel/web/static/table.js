@@ -169,6 +169,7 @@ export class TablePage {
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
     if (message.rematch) this.rematchDeadline = performance.now() + message.rematch.remaining_ms;
     if (this.followRematch()) return;
+    this.addSeed();
     if (message.next_round) {
       this.nextDeadline = performance.now() + message.next_round.remaining_ms;
       this.waited = true;
@@ -375,7 +376,7 @@ export class TablePage {
     if (!state) return;
     const view = state.view;
     if (!view) {
-      mount(this.main, h("p.loading", {}, t("table.dealing")));
+      mount(this.main, h("div.dealing", {}, h("p.loading", {}, t("table.dealing")), this.shuffleLine()));
       return;
     }
     this.title = `${gameName(view.game)} #${this.id}`;
@@ -399,6 +400,7 @@ export class TablePage {
           {},
           h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${this.id}`)),
           h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("table.round", { n: view.round })),
+          this.shuffleLine(),
         ),
         this.endPanel(),
         h(
@@ -889,6 +891,39 @@ export class TablePage {
           )
         : null,
       h("p", {}, link(`/games/${this.id}/review`, t("table.review")), " · ", link("/", t("nav.lobby"))),
+    );
+  }
+
+  /** Before the first deal, add a seed of our own to the table's shuffle (16 random bytes):
+   * the deals then depend on a number the club did not know when it committed to its own. */
+  addSeed() {
+    const { state } = this;
+    const shuffle = state.shuffle;
+    if (!shuffle || state.view || state.status !== "playing" || this.you === null || this.seeded) return;
+    if (shuffle.seeds[this.you] !== null) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    this.seeded = this.socket.send({ type: "seed", seed: [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("") });
+  }
+
+  /** What the table says of its shuffle: before the deal, the commitment and the seeds added;
+   * at the end, the server seed revealed and where the check is. */
+  shuffleLine() {
+    const { state } = this;
+    const shuffle = state.shuffle;
+    if (!shuffle) return null;
+    const short = (hex) => h("code", { title: hex }, `${hex.slice(0, 12)}…`);
+    const added = shuffle.seeds.filter((seed) => seed !== null).length;
+    return h(
+      "p.small.muted.shuffle-line",
+      { "data-commitment": shuffle.commitment },
+      t("shuffle.commitment"),
+      " ",
+      short(shuffle.commitment),
+      " · ",
+      plural("shuffle.seeds", added),
+      shuffle.server_seed ? [" · ", t("shuffle.revealed"), " ", short(shuffle.server_seed), " · ", link(`/games/${this.id}/review`, t("shuffle.check"))] : null,
+      " · ",
+      link("/rules/shuffle", t("shuffle.how")),
     );
   }
 
