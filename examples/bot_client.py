@@ -3,7 +3,9 @@
 It logs in (or plays as a guest), opens a table against the club's computer players — or takes
 a seat at a friend's table by its link —, plays a whole game over the WebSocket with a local
 bot that sees only what its seat is sent, and writes the finished game's record
-(kozel-record/1). Run a club with `make run` first, then:
+(kozel-record/1). Before the first deal it adds a seed of its own to the table's verifiable
+shuffle, and at the end it derives every deal again from the revealed seeds (`kozel verify`).
+Run a club with `make run` first, then:
 
     python examples/bot_client.py --server http://127.0.0.1:8000 --game goat \\
         [-o key=value ...] [--name NAME --password PASSWORD] [--bot greedy] --record OUT.jsonl
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import secrets
 import sys
 from typing import Any
 
@@ -35,6 +38,7 @@ import websockets
 from kozel.core import InvalidOption
 from kozel.game import Game, GameBot
 from kozel.games import get_game
+from kozel.verify import verify
 
 
 def choose(game: Game, bot: GameBot, message: dict[str, Any]) -> dict[str, Any]:
@@ -148,6 +152,11 @@ async def play_table(url: str, cookie: str, rules: Game, bot: GameBot, rematch: 
             if message["type"] != "state" or message["version"] <= seen:
                 continue
             seen = message["version"]
+            shuffle = message.get("shuffle")
+            if shuffle and "view" not in message and shuffle["seeds"][message["you"]] is None:
+                # before the first deal: our own seed to the table's verifiable shuffle
+                seed = secrets.token_hex(16)
+                await socket.send(json.dumps({"type": "seed", "seed": seed}))
             if message["status"] != "playing":
                 if not rematch:
                     return None
@@ -174,7 +183,9 @@ def write(path: str, game_id: int, record: dict[str, Any]) -> None:
         verdict = f"winners {result['winners']}, scores {result['scores']}"
     else:  # the Goat family: the losers are the Goat (the Donkey)
         verdict = f"losers {result['losers']}"
-    print(f"game {game_id} over: {verdict}, rating {result['rating']}")
+    # every deal derived again from the seeds, as `kozel verify` does
+    shuffle = "verified" if verify(record).ok else "NOT verified"
+    print(f"game {game_id} over: {verdict}, rating {result['rating']}; the shuffle {shuffle}")
 
 
 def main() -> None:

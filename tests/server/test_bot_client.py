@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kozel.games import get_game
 from kozel.notation import replay
+from kozel.server.settings import Settings
 from tests.server.client import Player, play_to_the_end
 from tests.server.conftest import RunningServer
 
@@ -86,9 +89,21 @@ def test_the_example_bot_client_plays_the_games_not_on_a_layout(
     assert get_game(game).replay(record).over
 
 
-def test_the_example_bot_client_joins_by_link(server: RunningServer, tmp_path: Path) -> None:
+@pytest.fixture
+def seeding(settings: Settings) -> Iterator[RunningServer]:
+    """A club whose first deals wait two seconds for the players' seeds."""
+    running = RunningServer(dataclasses.replace(settings, seed_seconds=2.0))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_the_example_bot_client_joins_by_link(seeding: RunningServer, tmp_path: Path) -> None:
     """A friend's private table: the bot takes the seat it is told to by the link, waits for
-    the table to start and plays it to the end against the friend."""
+    the table to start, adds its seed to the shuffle, plays to the end against the friend and
+    checks the deals against the seeds."""
+    server = seeding
     alice = Player(server.url, server.ws)
     assert alice.guest().status_code == 200
     wanted = {"game": "draw", "options": {"players": 2, "target": 30}, "rated": False}
@@ -109,9 +124,10 @@ def test_the_example_bot_client_joins_by_link(server: RunningServer, tmp_path: P
             play_to_the_end(sock)
         stdout, stderr = bot.communicate(timeout=120)
     assert bot.returncode == 0, stderr
-    assert f"game {game_id} over" in stdout
+    assert f"game {game_id} over" in stdout and "the shuffle verified" in stdout
     record = json.loads(out.read_text())
     assert record["game"] == "draw" and record["seats"][0] == alice.name
+    assert record["shuffle"]["seeds"][1] is not None  # the bot added its own
     assert record["seats"][1].startswith("guest-") and replay(record).over
 
 

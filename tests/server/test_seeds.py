@@ -5,6 +5,7 @@ record the club writes passes ``kozel verify``."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import hashlib
@@ -18,6 +19,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from kozel.games import get_game
+from kozel.server.club import Club
+from kozel.server.db import Game, User
 from kozel.server.settings import Settings
 from kozel.shuffle import ALGORITHM
 from kozel.verify import verify
@@ -198,4 +202,70 @@ def test_a_restart_keeps_the_commitment_and_the_seeds(db_url: str, tmp_path: Pat
     assert record["shuffle"]["commitment"] == committed
     assert record["shuffle"]["seeds"] == ["alices-seed", "bobs-seed", None, None]
     assert any(m.get("drew") for m in record["rounds"][0]["moves"])
+    assert verify(record).ok, verify(record)
+
+
+def test_a_takeover_keeps_the_commitment_and_the_seeds(db_url: str) -> None:
+    """Another process takes a table over (here once its owner stopped) while it waits for
+    the seeds: it rebuilds the table from the stored events with the same server seed and the
+    seed added, waits for the other, deals from them both, and the record verifies."""
+
+    async def scenario() -> dict[str, Any]:
+        fast = {
+            "bot_delay_ms": 0,
+            "round_pause_seconds": 0,
+            "seed_seconds": 60.0,
+            "lease_seconds": 60.0,
+        }
+        a = Club(Settings(db_url=db_url, node="a", **fast))  # type: ignore[arg-type]
+        await a.start()
+        async with a.sessions() as session, session.begin():
+            people = [User(name=name, name_key=name, guest=True) for name in ("olga", "petr")]
+            session.add_all(people)
+            await session.flush()
+            seats = [{"user": u.id, "name": u.name} for u in people]
+            poker = get_game("poker")
+            row = Game(
+                game="poker",
+                options=poker.options_dict(poker.options({"players": 4})),
+                seats=[seats[0], {"bot": "random"}, seats[1], {"bot": "random"}],
+                seconds_per_move=60,
+                rated=False,
+                status="playing",
+                owner="a",
+            )
+            session.add(row)
+        await a.open_table(row)
+        assert (await a.add_seed(row.id, 0, "olgas-seed")).ok
+        committed = (await a.table_state(row.id, None))["shuffle"]["commitment"]
+        await a.stop()
+        b = Club(Settings(db_url=db_url, node="b", **fast))  # type: ignore[arg-type]
+        await b.start()
+        try:
+            state = await b.table_state(row.id, None)
+            assert state["shuffle"]["commitment"] == committed and "view" not in state
+            assert state["shuffle"]["seeds"] == ["olgas-seed", None, None, None]
+            assert (await b.add_seed(row.id, 2, "petrs-seed")).ok
+            while (state := await b.table_state(row.id, None))["status"] == "playing":
+                turn = state.get("view", {}).get("turn")
+                mover = await b.table_state(row.id, turn) if turn in (0, 2) else None
+                if mover is not None and mover["view"]["legal_moves"]:
+                    move = mover["view"]["legal_moves"][0]
+                    await b.submit(row.id, turn, move, mover["version"])
+                else:
+                    await asyncio.sleep(0.02)
+            async with b.sessions() as session:
+                found = await session.get(Game, row.id)
+            assert found is not None and found.record is not None
+            return found.record
+        finally:
+            await b.stop()
+
+    async def bounded() -> dict[str, Any]:
+        async with asyncio.timeout(120):
+            return await scenario()
+
+    record = asyncio.run(bounded())
+    assert record["shuffle"]["seeds"] == ["olgas-seed", None, "petrs-seed", None]
+    assert any(m.get("drew") for r in record["rounds"] for m in r["moves"])
     assert verify(record).ok, verify(record)
