@@ -52,6 +52,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from kozel import patch
+
 HOST = "127.0.0.1"
 TARGET_HUMAN_TABLES = 1000
 TARGET_P99_MS = 100.0
@@ -125,7 +127,13 @@ class Server:
     """``kozel serve`` in a subprocess under a node name, its log in a file."""
 
     def __init__(
-        self, name: str, db: str, pubsub: str, workdir: Path, profile: Path | None = None
+        self,
+        name: str,
+        db: str,
+        pubsub: str,
+        workdir: Path,
+        profile: Path | None = None,
+        pythonpath: str = "",
     ) -> None:
         self.name = name
         self.port = free_port()
@@ -147,7 +155,10 @@ class Server:
         # every simulated player comes from this one address: lift the per-address limits
         command += ["--guests-per-minute", "1000000", "--registrations-per-minute", "1000000"]
         command += ["--requests-per-minute", "1000000", "--sockets-per-address", "1000000"]
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else None
+        self.process = subprocess.Popen(
+            command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=workdir
+        )
 
     async def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -190,6 +201,8 @@ async def admin(postgres: str, sql: str) -> None:
 class Stats:
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    bytes: dict[str, list[int]] = field(default_factory=lambda: {"state": [], "event": []})
+    """The length of every state and event message a seat received, by type."""
     games_finished: int = 0
     games_started: int = 0
 
@@ -315,10 +328,13 @@ class Players:
                 await guest.http.aclose()
 
     async def play(self, sockets: list[ClientConnection]) -> bool:
-        """Play one game on four sockets; True when it ended and another may start."""
+        """Play one game on four sockets; True when it ended and another may start. Each
+        seat holds its state as a client does: a whole state replaces it, an event (a patch)
+        is applied to it, and an event after a missed version asks for the whole state.
+        (A server of an older version sends whole states only: this client plays it too.)"""
         pending: list[Pending | None] = [None]
         acted = [-1] * 4
-        seen = [-1] * 4
+        held: list[dict[str, Any] | None] = [None] * 4
         over = asyncio.Event()
         finished = [False]
 
@@ -333,14 +349,32 @@ class Players:
                     return
                 arrived = time.perf_counter()
                 message = json.loads(text)
-                if message["type"] == "error":
+                kind, state = message["type"], held[seat_index]
+                if kind == "error":
                     self.stats.errors[f"ws:{message['code']}"] += 1
                     continue
-                if message["type"] != "state" or message["version"] <= seen[seat_index]:
+                if kind == "next_round" and state is not None:
+                    if state["you"] in message["waiting"]:  # a person presses "next"
+                        await sock.send(json.dumps({"type": "next"}))
                     continue
-                version = message["version"]
-                seen[seat_index] = version
-                you = message["you"]
+                if kind not in ("state", "event"):
+                    continue
+                seen = state["version"] if state is not None else -1
+                if message["version"] <= seen:
+                    continue
+                if kind == "event":
+                    if state is None or message["version"] != seen + 1:
+                        self.stats.errors["missed_version"] += 1
+                        await sock.send(json.dumps({"type": "sync"}))
+                        continue
+                    state = {**patch.apply(state, message["patch"]), "version": message["version"]}
+                else:
+                    state = message
+                held[seat_index] = state
+                if not self.stop.is_set():
+                    self.stats.bytes[kind].append(len(text))
+                version = state["version"]
+                you = state["you"]
                 waiting = pending[0]
                 if waiting is not None and version > waiting.version:
                     waiting.seen.add(seat_index)
@@ -348,12 +382,14 @@ class Players:
                         if not self.stop.is_set():
                             self.stats.latencies_ms.append((arrived - waiting.sent) * 1000)
                         pending[0] = None
-                if message["status"] != "playing":
+                if state["status"] != "playing":
                     self.stats.games_finished += 1
                     finished[0] = True
                     over.set()
                     return
-                view = message.get("view")
+                if you in state.get("next_round", {}).get("waiting", []):
+                    await sock.send(json.dumps({"type": "next"}))
+                view = state.get("view")
                 if (
                     view
                     and view["turn"] == you
@@ -409,6 +445,7 @@ class Players:
                     "games_finished": self.stats.games_finished,
                     "cpu_seconds": cpu,
                     "sockets": 4 * (self.ready - self.failed),
+                    "bytes": self.stats.bytes,
                 }
             }
         )
@@ -506,6 +543,7 @@ async def run_once(
                 args.profile / f"{processes}p-{pace}-{tables}-n{i + 1}.prof"
                 if args.profile
                 else None,
+                args.server_pythonpath,
             )
             for i in range(processes)
         ]
@@ -595,6 +633,7 @@ async def run_once(
         errors.update(report["errors"])
     moves = len(latencies)
     client_cpu = sum(r["cpu_seconds"] for r in reports)
+    received = {kind: [n for r in reports for n in r["bytes"][kind]] for kind in ("state", "event")}
     return {
         "processes": processes,
         "pace": pace,
@@ -615,6 +654,10 @@ async def run_once(
         "server_waiting_pct": [round(100 * wait / elapsed, 1) for wait in server_wait],
         "client_cpu_pct": round(100 * client_cpu / elapsed, 1),
         "machine_busy_pct": round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
+        "messages": {kind: len(sizes) for kind, sizes in received.items()},
+        "bytes_median": {
+            kind: percentile(sizes, 50) if sizes else None for kind, sizes in received.items()
+        },
         "games_started": sum(r["games_started"] for r in reports),
         "games_finished": sum(r["games_finished"] for r in reports),
         "errors": dict(errors),
@@ -720,6 +763,12 @@ def main() -> None:
         "(read them with python -m pstats; the profiler slows the servers down)",
     )
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--server-pythonpath",
+        default="",
+        help="run the servers with this PYTHONPATH (another version of kozel, unpacked: the "
+        "reference of a side-by-side comparison; the players stay this version's)",
+    )
     args = parser.parse_args()
     if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 3600:
         parser.error("--tables must be 1..5000 and --seconds 1..3600")

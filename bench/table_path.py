@@ -84,7 +84,9 @@ async def play(table: Table, moves: list[int], budget: int, done: asyncio.Event)
 
 async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     db = args.db or f"sqlite+aiosqlite:///{workdir / 'path.db'}"
-    settings = Settings(db_url=db, pubsub_url=args.pubsub, node="path", bot_delay_ms=0)
+    settings = Settings(
+        db_url=db, pubsub_url=args.pubsub, node="path", bot_delay_ms=0, round_pause_seconds=0
+    )
     club = Club(settings)
     await club.start()
     listeners: list[asyncio.Task[None]] = []

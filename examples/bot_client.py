@@ -35,6 +35,7 @@ from typing import Any
 import httpx
 import websockets
 
+from kozel import patch
 from kozel.core import InvalidOption
 from kozel.game import Game, GameBot
 from kozel.games import get_game
@@ -45,6 +46,23 @@ def choose(game: Game, bot: GameBot, message: dict[str, Any]) -> dict[str, Any]:
     """Your bot goes here. This one hands the seat's view to a Kozel bot of the game; the view
     holds only what the club sent this seat."""
     return game.move_to_dict(bot.choose(game.view_from_dict(message["view"])))
+
+
+def follow(
+    state: dict[str, Any] | None, message: dict[str, Any]
+) -> tuple[dict[str, Any] | None, bool | None]:
+    """The state held after a message of the table socket, and whether it is a new one
+    (``None``: an event came after a missed version; ask for the whole state with ``sync``).
+    The server sends the whole state on connecting and on ``sync``; after every event only
+    what changed, a patch (docs/protocol.md §6.4) applied here to the state held."""
+    version = state["version"] if state is not None else -1
+    if message["type"] == "state" and message["version"] > version:
+        return message, True
+    if message["type"] == "event" and message["version"] > version:
+        if state is None or message["version"] != version + 1:
+            return state, None
+        return {**patch.apply(state, message["patch"]), "version": message["version"]}, True
+    return state, False  # an older version, or a message that changes no position
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -140,7 +158,8 @@ async def play_table(url: str, cookie: str, rules: Game, bot: GameBot, rematch: 
     """Play the table's game to its end; with ``rematch``, then offer (or accept) a rematch:
     the new table's game id once everyone accepted, ``None`` otherwise."""
     async with websockets.connect(url, additional_headers={"Cookie": cookie}) as socket:
-        seen = -1
+        state: dict[str, Any] | None = None
+        seeded = False
         async for text in socket:
             message = json.loads(text)
             if message["type"] == "error":
@@ -149,24 +168,27 @@ async def play_table(url: str, cookie: str, rules: Game, bot: GameBot, rematch: 
             if message["type"] == "rematch" and message["rematch"]["status"] != "open":
                 game: int | None = message["rematch"]["game"]  # None: declined, out of time
                 return game
-            if message["type"] != "state" or message["version"] <= seen:
+            state, changed = follow(state, message)
+            if state is None or not changed:
+                if state is not None and changed is None:  # a version was missed
+                    await socket.send(json.dumps({"type": "sync"}))
                 continue
-            seen = message["version"]
-            shuffle = message.get("shuffle")
-            if shuffle and "view" not in message and shuffle["seeds"][message["you"]] is None:
+            shuffle = state.get("shuffle")
+            if shuffle and "view" not in state and not seeded:
                 # before the first deal: our own seed to the table's verifiable shuffle
-                seed = secrets.token_hex(16)
-                await socket.send(json.dumps({"type": "seed", "seed": seed}))
-            if message["status"] != "playing":
+                seeded = True
+                await socket.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
+            if state["status"] != "playing":
                 if not rematch:
                     return None
                 # offers a rematch, or accepts the one a friend has offered
                 await socket.send(json.dumps({"type": "rematch", "accept": True}))
                 continue
-            view = message.get("view")
-            if view and view["turn"] == message["you"] and view["legal_moves"]:
-                move = await asyncio.to_thread(choose, rules, bot, message)
-                await socket.send(json.dumps({"type": "move", "version": seen, "move": move}))
+            view = state.get("view")
+            if view and view["turn"] == state["you"] and view["legal_moves"]:
+                move = await asyncio.to_thread(choose, rules, bot, state)
+                version = state["version"]
+                await socket.send(json.dumps({"type": "move", "version": version, "move": move}))
     return None
 
 

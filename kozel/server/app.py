@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
+from kozel import patch
 from kozel.server import auth, seating, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club, game_json
@@ -32,7 +33,7 @@ from kozel.server.limits import SocketsPerAddress
 from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
-from kozel.server.tables import seat_channel
+from kozel.server.tables import dumps, seat_channel
 from kozel.verify import verify
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -566,19 +567,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         channel: str,
         snapshot: Callable[[], Awaitable[str]],
         sent: asyncio.Event | None = None,
+        convert: Callable[[str], Awaitable[str]] | None = None,
     ) -> None:
-        """Subscribe first, then send the snapshot, then every message: nothing published
-        in between is lost (a client drops versions it has already seen). ``sent`` is set
-        once the snapshot has gone out. When the pub/sub fails (Redis went away) or the
-        table is moving, the socket is closed with a reason, so that the client reconnects
-        and resyncs once the service is back."""
+        """Subscribe first, then send the snapshot, then every message (``convert``ed, when
+        given): nothing published in between is lost (a client drops versions it has
+        already seen). ``sent`` is set once the snapshot has gone out. When the pub/sub
+        fails (Redis went away) or the table is moving, the socket is closed with a reason,
+        so that the client reconnects and resyncs once the service is back."""
         try:
             async with club.pubsub.subscribe(channel) as sub:
-                await websocket.send_text(await snapshot())
+                first = await snapshot()
+                await websocket.send_text(await convert(first) if convert else first)
                 if sent is not None:
                     sent.set()
                 async for message in sub:
-                    await websocket.send_text(message)
+                    await websocket.send_text(await convert(message) if convert else message)
         except (WebSocketDisconnect, RuntimeError):
             return  # the client went away; the receiving side ends the connection
         except ClubError as error:
@@ -740,18 +743,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
         async def snapshot() -> str:
-            return json.dumps(await club.table_state(game_id, seat))
+            return dumps(await club.table_state(game_id, seat))
 
         limit, players = club.settings.max_message_bytes, len(row.seats)
+        # protocol 1 (kept for one release): the whole state after every event
+        convert = None
+        if websocket.query_params.get("protocol") == "1":
+            convert = WholeStates(lambda: club.table_state(game_id, seat)).convert
 
-        sender = asyncio.create_task(forward(websocket, seat_channel(game_id, seat), snapshot))
+        channel = seat_channel(game_id, seat)
+        sender = asyncio.create_task(forward(websocket, channel, snapshot, convert=convert))
         if seat is not None:
             club.socket_opened(game_id, seat)
         try:
             async for text in messages(websocket):
-                if message_type(text, limit) == "chat" and seat is None:
+                kind = message_type(text, limit)
+                if kind == "chat" and seat is None:
                     await send_error(websocket, "chat_watchers", "only the players chat here")
-                elif message_type(text, limit) == "chat":
+                elif kind == "chat":
                     channels = [seat_channel(game_id, s) for s in (*range(players), None)]
                     await chat_line(websocket, found, game_room(game_id), text, channels)
                 else:
@@ -801,7 +810,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if kind == "ping":
                 await websocket.send_text(json.dumps({"type": "pong"}))
             elif kind == "sync":
-                await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+                await websocket.send_text(dumps(await club.table_state(game_id, seat)))
             elif kind == "next":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators do not deal")
@@ -825,7 +834,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         websocket, reply.code, reply.message, reply.reason, reply.params
                     )
                     if reply.code == "stale":
-                        await websocket.send_text(json.dumps(await club.table_state(game_id, seat)))
+                        await websocket.send_text(dumps(await club.table_state(game_id, seat)))
             elif kind == "seed":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators add no seed")
@@ -864,6 +873,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await send_error(websocket, code, error.message)
 
     return app
+
+
+class WholeStates:
+    """Protocol 1 of the table socket: a client that asked for it gets the whole state after
+    every event instead of the event. The events are applied here, to the state this socket
+    last got; one that does not follow it (a missed version) is answered with the table's
+    state read anew."""
+
+    def __init__(self, read: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        self.read = read
+        self.state: dict[str, Any] | None = None
+
+    async def convert(self, text: str) -> str:
+        message = json.loads(text)
+        kind = message.get("type")
+        if kind == "state":
+            self.state = message
+        elif kind == "event":
+            held = self.state
+            if held is not None and message["version"] == held["version"] + 1:
+                self.state = {**patch.apply(held, message["patch"]), "version": message["version"]}
+            else:
+                self.state = await self.read()
+            return dumps(self.state)
+        elif kind in ("presence", "next_round") and self.state is not None:
+            fields = {k: v for k, v in message.items() if k not in ("type", "game", "version")}
+            self.state = {
+                **self.state,
+                **({"next_round": fields} if kind == "next_round" else fields),
+            }
+        return text
 
 
 def message_type(text: str | None, limit: int) -> Any:

@@ -95,7 +95,9 @@ class Club:
         """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self._closing: set[asyncio.Task[None]] = set()
-        self.announcer = Announcer(self._tell_presence, settings.lease_seconds / 3)
+        self.announcer = Announcer(
+            self._tell_presence, settings.lease_seconds / 3, self._renew_presence
+        )
         """This process's seat sockets, told to the tables' owners (presence)."""
 
     async def start(self) -> None:
@@ -433,6 +435,41 @@ class Club:
         )
         return answer is None or answer.get("error") != "no_table"
 
+    async def _renew_presence(self, games: dict[int, list[int]]) -> set[int]:
+        """Renew what this process told the owners of these tables about its sockets: one
+        message per owner. Returns the games no process plays any more."""
+        remote = {}
+        for game_id, seats in games.items():
+            table = self.tables.get(game_id)
+            if table is not None:
+                table.link(self.node, seats)
+            else:
+                remote[game_id] = seats
+        if not remote:
+            return set()
+        owners = await self.ownership.owners_of(list(remote))
+        by_owner: dict[str, dict[str, list[int]]] = {}
+        for game_id, seats in remote.items():
+            owner = owners.get(game_id)
+            if owner is not None and owner != self.node:
+                by_owner.setdefault(owner, {})[str(game_id)] = seats
+
+        async def renew(owner: str, seats: dict[str, list[int]]) -> None:
+            request = {"op": "presence_many", "node": self.node, "games": seats}
+            answer = await self.forwarder.call(owner, request, self.settings.forward_timeout)
+            for game_id in answer.get("missing", []) if answer else []:
+                self._owners.pop(int(game_id), None)
+
+        await asyncio.gather(*(renew(owner, seats) for owner, seats in by_owner.items()))
+        unowned = [game_id for game_id in remote if game_id not in owners]
+        if not unowned:
+            return set()
+        async with self.sessions() as session:
+            over = await session.scalars(
+                select(Game.id).where(Game.id.in_(unowned), Game.status != "playing")
+            )
+            return set(over)
+
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
@@ -460,6 +497,15 @@ class Club:
 
     async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
         """Another node forwards a seat's command to a table of this node."""
+        if request.get("op") == "presence_many" and isinstance(request.get("games"), dict):
+            missing = []
+            for game_id, seats in request["games"].items():
+                running = self.tables.get(int(game_id)) if str(game_id).isdigit() else None
+                if running is None or not isinstance(seats, list):
+                    missing.append(game_id)
+                else:
+                    running.link(str(request.get("node")), seats)
+            return {"ok": True, "missing": missing}
         table = self.tables.get(request.get("game", 0))
         if table is None:
             return {"error": "no_table"}

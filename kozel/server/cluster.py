@@ -172,6 +172,18 @@ class Ownership:
             )
             return row.scalar_one_or_none()
 
+    async def owners_of(self, game_ids: list[int]) -> dict[int, str]:
+        """The live node that owns each of these unfinished tables (those without one are
+        left out)."""
+        stale = now_ms() - self.lease_ms
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(Game.id, Game.owner)
+                .join(Node, Node.name == Game.owner)
+                .where(Game.id.in_(game_ids), Node.seen_ms >= stale)
+            )
+            return {game_id: owner for game_id, owner in rows if owner}
+
     async def overview(self) -> dict[str, Any]:
         """Who owns what: every node with its lease, and every unfinished table's owner."""
         stamp = now_ms()

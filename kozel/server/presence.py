@@ -50,12 +50,15 @@ class SeatPresence:
         runs from ``since``."""
         self.lost_at = {seat: since for seat in people}
 
-    def link(self, node: str, seats: list[int], now: float) -> None:
+    def link(self, node: str, seats: list[int], now: float) -> bool:
         """Process ``node`` has sockets of these seats (all of them: this replaces its last
-        word)."""
+        word). ``True`` when that says something new (the seats must be counted again),
+        ``False`` when it only renews the word."""
         players = len(self.connected)
         live = frozenset(s for s in seats if type(s) is int and 0 <= s < players)
+        before = self.links.get(node)
         self.links[node] = (live, now + self.link_seconds)
+        return before is None or before[0] != live or before[1] <= now
 
     def recount(self, people: list[int], now: float) -> tuple[bool, float | None]:
         """Count the connected seats again: a seat with a socket anywhere is connected at once
@@ -120,12 +123,21 @@ class SeatPresence:
 
 
 class Announcer:
-    """This process's sockets of each table, told to the tables' owners by ``tell(game,
-    seats)`` (which answers ``False`` when no process plays the game any more: it is not
-    told again until its sockets here have all closed and opened anew)."""
+    """This process's sockets of each table, told to the tables' owners: a change at once by
+    ``tell(game, seats)`` (which answers ``False`` when no process plays the game any more:
+    it is not told again until its sockets here have all closed and opened anew), and every
+    table's word renewed every ``every`` seconds by one ``renew({game: seats})`` for all of
+    them (which answers the games no process plays any more), so that the renewals cost one
+    message per owner, not one per table."""
 
-    def __init__(self, tell: Callable[[int, list[int]], Awaitable[bool]], every: float) -> None:
+    def __init__(
+        self,
+        tell: Callable[[int, list[int]], Awaitable[bool]],
+        every: float,
+        renew: Callable[[dict[int, list[int]]], Awaitable[set[int]]] | None = None,
+    ) -> None:
         self.tell = tell
+        self.renew = renew
         self.every = every
         """Seconds between two renewals of every table's announcement."""
         self.sockets: dict[int, dict[int, int]] = {}
@@ -177,9 +189,15 @@ class Announcer:
         """Renew every table's announcement, for as long as the club runs."""
         while True:
             await asyncio.sleep(self.every * random.uniform(0.8, 1.0))
-            for game_id in list(self.sockets):
-                if game_id not in self.ended:
+            due = [g for g in self.sockets if g not in self.ended and g not in self.tasks]
+            if self.renew is None:
+                for game_id in due:
                     self.announce(game_id)
+                continue
+            try:
+                self.ended |= await self.renew({g: self.seats(g) for g in due})
+            except Exception as error:  # said again at the next renewal
+                log.warning("presence could not be renewed: %s", error)
 
     async def stop(self) -> None:
         tasks = list(self.tasks.values())

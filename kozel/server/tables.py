@@ -29,11 +29,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.core import IllegalMove
 from kozel.game import GameBot, GameMatch, GameMove
+from kozel.patch import Op, diff
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
@@ -207,9 +209,11 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
-        """The finished rounds' public summaries, built as they end."""
-        self._rounds_json = "[]"
-        """``self._rounds`` as JSON."""
+        """The finished rounds' public summaries, built as they end (a new list each time
+        one is added)."""
+        self._states: list[dict[str, Any]] | None = None
+        """Every seat's state message and then the spectators', as last sent (the base of
+        the next event's patches); ``None`` until the table has built them."""
         self.waiting: set[int] = set()
         """The people who have not pressed "next" yet while a finished round is shown."""
         self.next_at = 0.0
@@ -261,8 +265,9 @@ class Table:
                 self._seed_timer = loop.call_later(
                     self.seed_seconds, self.queue.put_nowait, _SeedsClosed()
                 )
-                try:
-                    await self._publish()
+                try:  # whole states: clients of a former owner hold older ones
+                    self._states = None
+                    await self._publish("start")
                 except Exception:  # clients get the state when they (re)connect
                     log.exception("table %s: publishing its commitment failed", self.id)
                 return
@@ -271,8 +276,9 @@ class Table:
         limit = float(self.seconds_per_move)
         deadline = (last_event_at or time.time()) + limit
         self._arm(max(deadline, time.time() + min(grace, limit)))
-        try:
-            await self._publish()
+        try:  # clients that were listening to the table's former owner get its whole state
+            self._states = None
+            await self._publish("start")
         except Exception:  # the table runs: clients get its state when they (re)connect
             log.exception("table %s: publishing its state on starting failed", self.id)
 
@@ -298,13 +304,38 @@ class Table:
         return None
 
     def state(self, seat: int | None) -> dict[str, Any]:
-        """The full state message for one seat (or a spectator)."""
-        message = {**self._common(), "you": seat}
-        if self.match.started:
-            # the hint helps a player: never in a rated game
-            message["view"] = self.match.view_dicts([seat], hints=not self.rated)[0]
-        message["rounds"] = list(self._rounds)
+        """The full state message for one seat (or, with ``None``, a spectator): what it holds
+        after the last event, the clocks' time left counted now."""
+        states = self._current()
+        message = dict(states[self.opts.players if seat is None else seat])
+        for key in ("clock", "next_round", "rematch"):
+            if key in message:
+                timed = dict(message[key])
+                timed["remaining_ms"] = max(0, timed["deadline_ms"] - int(time.time() * 1000))
+                message[key] = timed
         return message
+
+    def _current(self) -> list[dict[str, Any]]:
+        """Every seat's state and then the spectators', as the clients hold them now."""
+        if self._states is None:
+            self._states = self._build()
+        return self._states
+
+    def _build(self) -> list[dict[str, Any]]:
+        """Every seat's state message and then the spectators', built together: they share
+        the values that are the same for all (read them, never change them)."""
+        common = self._common()
+        seats: list[int | None] = [*range(self.opts.players), None]
+        # the hint helps a player: never in a rated game
+        views = self.match.view_dicts(seats, hints=not self.rated) if self.match.started else []
+        states = []
+        for index, seat in enumerate(seats):
+            message = {**common, "you": seat}
+            if views:
+                message["view"] = views[index]
+            message["rounds"] = self._rounds
+            states.append(message)
+        return states
 
     def _common(self) -> dict[str, Any]:
         """What the state message says to every seat alike, but the finished rounds."""
@@ -345,30 +376,25 @@ class Table:
             common["shuffle"] = shuffle_fields(self.server_seed, self.player_seeds, self.match.over)
         new_rounds = self.match.round_summaries(len(self._rounds))
         if new_rounds:
-            self._rounds.extend(new_rounds)
-            self._rounds_json = json.dumps(self._rounds)
+            # a new list: the states sent before keep the rounds they had
+            self._rounds = self._rounds + new_rounds
         return common
 
-    def _messages(self) -> list[tuple[str, str]]:
-        """Every seat's and the spectators' state message, as (channel, JSON text): what
-        :meth:`state` says to each, written as JSON mostly once. The finished rounds never
-        change: their JSON is kept, not written again every move."""
+    def _messages(self, kind: str) -> list[tuple[str, str]]:
+        """What every seat's channel and the spectators' receive after an event of ``kind``
+        (``deal``, ``move``, ``timeout``, ``replace``), as (channel, JSON text): the
+        :mod:`patch <kozel.patch>` that turns the state each holds into the new one, or the
+        whole states when the table has sent none since it started."""
         seats: list[int | None] = [*range(self.opts.players), None]
-        common = json.dumps(self._common())[1:-1]
-        rounds = '"rounds": ' + self._rounds_json
-        if self.match.started:
-            views = [
-                f'"view": {text}'
-                for text in _views_json(self.match.view_dicts(seats, hints=not self.rated))
-            ]
-        else:
-            views = [""] * len(seats)
+        channels = [seat_channel(self.id, seat) for seat in seats]
+        before, after = self._states, self._build()
+        self._states = after
+        if before is None:
+            return [(c, dumps(state)) for c, state in zip(channels, after, strict=True)]
+        head = f'{{"type":"event","game":{self.id},"version":{self.version},"kind":"{kind}",'
         return [
-            (
-                seat_channel(self.id, seat),
-                _object(common, f'"you": {json.dumps(seat)}', view, rounds),
-            )
-            for seat, view in zip(seats, views, strict=True)
+            (channel, head + '"patch":' + dumps(ops) + "}")
+            for channel, ops in zip(channels, _patches(before, after), strict=True)
         ]
 
     def _presence_fields(self) -> dict[str, Any]:
@@ -380,9 +406,10 @@ class Table:
 
     def link(self, node: str, seats: list[int]) -> None:
         """Process ``node`` has sockets of these seats (all of them: an announcement replaces
-        the last one of that process), for ``link_seconds`` unless it says so again."""
-        self.presence.link(node, seats, time.monotonic())
-        self.queue.put_nowait(_Presence())
+        the last one of that process), for ``link_seconds`` unless it says so again. A word
+        that only renews the last one asks for no count."""
+        if self.presence.link(node, seats, time.monotonic()):
+            self.queue.put_nowait(_Presence())
 
     async def vote(self, voter: int, seat: object) -> Reply:
         """``voter`` agrees that a computer player takes ``seat``; wait for the verdict."""
@@ -559,13 +586,12 @@ class Table:
             return Reply(False, "seed_twice", "your seed is added already: it cannot change")
         await self._store("seed", {"seat": seat, "seed": seed})
         self.player_seeds[seat] = seed
-        if not self._seeding():  # every person's seed is in: deal now
-            await self._deal()
-            return Reply(True)
         try:
-            await self._publish()
+            await self._publish("seed")
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, self.version)
+        if not self._seeding():  # every person's seed is in: deal now
+            await self._deal()
         return Reply(True)
 
     async def _store(self, kind: str, data: dict[str, Any]) -> None:
@@ -612,11 +638,19 @@ class Table:
                 self._timer.cancel()
             await self._deal()
             return
+        waiting = self._next_round()
+        self._hold({"next_round": waiting})
         message = json.dumps(
-            {"type": "next_round", "game": self.id, "version": self.version, **self._next_round()}
+            {"type": "next_round", "game": self.id, "version": self.version, **waiting}
         )
         seats: list[int | None] = [*range(self.opts.players), None]
         await self.pubsub.publish_many([(seat_channel(self.id, s), message) for s in seats])
+
+    def _hold(self, fields: dict[str, Any]) -> None:
+        """A message without a new version changed these members of the state the clients
+        hold (the base of the next event's patches)."""
+        for state in self._states or ():
+            state.update(fields)
 
     async def _commit(self, kind: str, data: dict[str, Any], after: GameMatch) -> None:
         """Persist the event that turns the match into ``after``; only then take ``after`` as
@@ -655,7 +689,7 @@ class Table:
             self._arm(time.time() + self.seconds_per_move)
         paused = after.needs_deal and not after.over and self._pause()
         try:
-            await self._publish()
+            await self._publish(kind)
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
         if after.over:
@@ -764,8 +798,8 @@ class Table:
                 return
             await asyncio.sleep(0.2)
 
-    async def _publish(self) -> None:
-        await self.pubsub.publish_many(self._messages())
+    async def _publish(self, kind: str) -> None:
+        await self.pubsub.publish_many(self._messages(kind))
 
     def _record(self, after: GameMatch, labels: list[str]) -> dict[str, Any]:
         """The game's record; with ``replaced`` when a computer player took a seat."""
@@ -810,13 +844,10 @@ class Table:
 
     async def _publish_rematch(self) -> None:
         assert self.rematch is not None
+        fields = self.rematch.fields()
+        self._hold({"rematch": fields})
         message = json.dumps(
-            {
-                "type": "rematch",
-                "game": self.id,
-                "version": self.version,
-                "rematch": self.rematch.fields(),
-            }
+            {"type": "rematch", "game": self.id, "version": self.version, "rematch": fields}
         )
         seats: list[int | None] = [*range(len(self.seats)), None]
         try:
@@ -879,13 +910,10 @@ class Table:
         return Reply(True)
 
     async def _publish_presence(self) -> None:
+        fields = self._presence_fields()
+        self._hold(fields)
         message = json.dumps(
-            {
-                "type": "presence",
-                "game": self.id,
-                "version": self.version,
-                **self._presence_fields(),
-            }
+            {"type": "presence", "game": self.id, "version": self.version, **fields}
         )
         seats: list[int | None] = [*range(len(self.seats)), None]
         try:
@@ -937,7 +965,7 @@ class Table:
             # gets at least enough time to move
             self._arm(max(self.deadline, time.time() + self.bot_pace_ms / 1000 + 2.0))
         try:
-            await self._publish()
+            await self._publish("replace")
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
 
@@ -969,30 +997,87 @@ def _label(info: dict[str, Any]) -> str:
     return f"bot:{info['bot']}"
 
 
-def _views_json(views: list[dict[str, Any]]) -> list[str]:
-    """The views as JSON texts. The views share most of their values (the same objects:
-    :func:`kozel.views.view_dicts`); those are written once, and each view's own ones
-    apart. The last view is the spectators'."""
-    public = views[-1]
-    varying = [key for key in public if any(view[key] is not public[key] for view in views)]
-    same = json.dumps({key: value for key, value in public.items() if key not in varying})
-    public_text: dict[str, str] = {}
-    texts = []
-    for view in views:
-        own = {key: view[key] for key in varying if view[key] is not public[key]}
-        parts = [same[1:-1], json.dumps(own)[1:-1] if own else ""]
-        for key in varying:
+_ABSENT = object()
+"""A member a state does not have."""
+
+
+def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[list[Op]]:
+    """Each channel's patch from its state in ``before`` to its state in ``after`` (the
+    spectators' last). What the seats share (the common members; the public parts of the
+    views, the same objects in every state of one build) is compared once; a seat's own
+    members (its hand, its legal moves …) apart. ``version`` is not in a patch: the event
+    carries it."""
+    old_public, new_public = before[-1], after[-1]
+    common = [
+        op
+        for key in _changed(old_public, new_public)
+        if key not in _NOT_PATCHED
+        for op in _member_diff(
+            f"/{key}", old_public.get(key, _ABSENT), new_public.get(key, _ABSENT)
+        )
+    ]
+    old_shared, new_shared = old_public.get("view", _ABSENT), new_public.get("view", _ABSENT)
+    if old_shared is _ABSENT or new_shared is _ABSENT:  # before the first deal
+        return [
+            common + _member_diff("/view", old_shared, new.get("view", _ABSENT)) for new in after
+        ]
+    shared: dict[str, list[Op]] = {}
+    for key in _changed(old_shared, new_shared):
+        ops = _member_diff(
+            f"/view/{key}", old_shared.get(key, _ABSENT), new_shared.get(key, _ABSENT)
+        )
+        if ops:
+            shared[key] = ops
+    patches = []
+    for old, new in zip(before, after, strict=True):
+        old_view, new_view = old["view"], new["view"]
+        own = _own(new_view, new_shared)
+        own.update(_own(old_view, old_shared))
+        ops = list(common)
+        for key, key_ops in shared.items():
             if key not in own:
-                if key not in public_text:
-                    public_text[key] = json.dumps(public[key])
-                parts.append(f'"{key}": {public_text[key]}')
-        texts.append(_object(*parts))
-    return texts
+                ops += key_ops
+        for key in own:
+            ops += _member_diff(
+                f"/view/{key}", old_view.get(key, _ABSENT), new_view.get(key, _ABSENT)
+            )
+        patches.append(ops)
+    return patches
 
 
-def _object(*members: str) -> str:
-    """A JSON object of the members' texts (``"key": value, ...``; empty ones skipped)."""
-    return "{" + ", ".join(member for member in members if member) + "}"
+_NOT_PATCHED = frozenset(("type", "version", "you", "view"))
+"""The state's members no patch sets: constant, the event's own (``version``), or patched apart
+(``view``)."""
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The members whose values differ, then those only ``old`` has."""
+    get = old.get
+    keys = [key for key, value in new.items() if get(key, _ABSENT) != value]
+    return keys + [key for key in old if key not in new]
+
+
+def _own(view: dict[str, Any], shared: dict[str, Any]) -> dict[str, None]:
+    """The members of one seat's view that are not the shared view's (its hand …)."""
+    if view is shared:
+        return {}
+    get = shared.get
+    return {key: None for key, value in view.items() if value is not get(key, _ABSENT)}
+
+
+def _member_diff(pointer: str, old: Any, new: Any) -> list[Op]:
+    """What turns a member that was ``old`` into ``new`` (either may be absent)."""
+    if new is _ABSENT:
+        return [] if old is _ABSENT else [[pointer]]
+    if old is _ABSENT:
+        return [[pointer, new]]
+    return diff(old, new, pointer)
+
+
+def dumps(value: Any) -> str:
+    """JSON text without spaces, as the table's messages are written (orjson: several times
+    faster than the standard library, docs/benchmarks.md)."""
+    return orjson.dumps(value).decode()
 
 
 def _status_after(finished: GameMatch) -> str:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
+
+from kozel import patch
 
 
 class Player:
@@ -50,9 +53,53 @@ class Player:
         return connect(f"{self.ws}{path}", additional_headers={"Cookie": cookie})
 
 
+class Held:
+    """The state a client of the table socket holds, kept as the protocol says: a whole
+    ``state`` replaces it, an ``event`` that follows it (the next version) is applied to it,
+    ``presence``, ``next_round`` and ``rematch`` messages change their members."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The state ``message`` leads to, when it is a state or an event that follows the
+        held state (``None`` for other messages and for an event after a missed version)."""
+        kind, held = message.get("type"), self.state
+        if kind == "state":
+            self.state = message
+            return message
+        if kind == "event":
+            if held is None or message["version"] != held["version"] + 1:
+                return None
+            self.state = {**patch.apply(held, message["patch"]), "version": message["version"]}
+            return self.state
+        if kind in ("presence", "next_round") and held is not None:
+            members = {k: v for k, v in message.items() if k not in ("type", "game", "version")}
+            self.state = {**held, **({"next_round": members} if kind == "next_round" else members)}
+        if kind == "rematch" and held is not None:
+            self.state = {**held, "rematch": message["rematch"]}
+        return None
+
+
+_held: weakref.WeakKeyDictionary[ClientConnection, Held] = weakref.WeakKeyDictionary()
+
+
 def receive(sock: ClientConnection, timeout: float = 20) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(sock.recv(timeout=timeout))
-    return message
+    """The next message on a table (or lobby) socket. An event comes as the whole state it
+    leads to (the state this socket held, patched), so that a test reads states as a client
+    holds them; an event after a missed version asks for the state again (``sync``) and is
+    not returned."""
+    held = _held.setdefault(sock, Held())
+    while True:
+        message: dict[str, Any] = json.loads(sock.recv(timeout=timeout))
+        state = held.take(message)
+        if state is not None:
+            return state
+        if message.get("type") == "event":
+            if held.state is None or message["version"] > held.state["version"]:
+                sock.send(json.dumps({"type": "sync"}))
+            continue
+        return message
 
 
 def play_to_the_end(

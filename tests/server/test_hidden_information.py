@@ -1,6 +1,8 @@
 """Hidden information: hundreds of bot games played through the club's fan-out, no message
 sent to a seat names another seat's tile or a tile still in the bazaar, and no message sent to
-the spectators names a tile in anyone's hand.
+the spectators names a tile in anyone's hand. The channels carry a whole state first and then
+an event (a patch) per version: each message's own text is searched for tiles, and the state
+the channel's client holds after it (the events applied) is checked whole.
 
 The tables run in-process (the real :class:`~kozel.server.club.Club`, its pub/sub and its
 database) so that hundreds of games fit in well under a minute; every message published on every
@@ -30,6 +32,7 @@ from kozel.server.db import Game, GameEvent
 from kozel.server.pubsub import Subscription
 from kozel.server.settings import Settings
 from kozel.server.tables import load_events, seat_channel
+from tests.server.client import Held
 
 TILE = re.compile(r"\b[0-6]-[0-6]\b")
 ALL_TILES = frozenset(f"{a}-{b}" for a in range(7) for b in range(a, 7))
@@ -130,7 +133,35 @@ def layout_tiles(view: dict[str, Any]) -> set[str]:
 
 
 Received = tuple[float, str, dict[str, Any]]
-"""A message as one channel carried it: when it arrived (``time.time()``), its text, parsed."""
+"""A message as one channel carried it: when it arrived (``time.time()``), its text but the
+hands turned face up at a round's end (checked apart), and the state its client holds after
+it (a whole state, or the held state with an event applied)."""
+
+
+def unshown(message: dict[str, Any]) -> str:
+    """A message's text without the hands a finished round turns face up (``shown``, whole
+    or a member of it): the rest must name no hidden tile."""
+    if message["type"] == "event":
+        ops = [op for op in message["patch"] if op[0].split("/")[1] != "shown"]
+        return json.dumps({**message, "patch": ops})
+    return json.dumps({k: v for k, v in message.items() if k != "shown"})
+
+
+def follow(held: Held, text: str, out: list[Received]) -> dict[str, Any] | None:
+    """Take one message of a channel: the state it leads to (``None`` for presence and the
+    like), kept in ``out`` with the message's text. An event that does not follow the state
+    held is a lost message."""
+    message = json.loads(text)
+    state = held.take(message)
+    if message["type"] == "event":
+        assert state is not None, (
+            f"version {message['version']} after {held.state and held.state['version']}"
+        )
+    if state is not None:
+        out.append((time.time(), unshown(message), state))
+    return state
+
+
 Inspect = Callable[[int | None, list[Received], list[GameEvent], Tally, str | None], None]
 """Checks one channel's messages against the game's stored events (and its shuffle's server
 seed: a Poker hand's draws from the shuffled discards come from its stream)."""
@@ -161,12 +192,11 @@ def check_channel(
         last = version
         if "shown" in message:
             # a finished round's hands are turned face up — only once it is over, and only
-            # the hands (never the bazaar); then the rest of the message is checked as always
+            # the hands (never the bazaar); the rest of the message is checked as always
             over = version == final or events[version].kind == "deal"
             assert over, f"{who} at {version}: hands shown during a round"
             shown = [frozenset(hand) for hand in message["shown"]]
             assert shown == truth[version].hands, f"{who} at {version}: wrong hands shown"
-            text = json.dumps({k: v for k, v in message.items() if k != "shown"})
             tally.shown += 1
         named = set(TILE.findall(text))
         if version == 0:  # a table may announce itself before its first deal
@@ -191,10 +221,10 @@ def check_channel(
 
 async def collect(sub: Subscription, out: list[Received]) -> None:
     """Read one channel until the game's last state."""
+    held = Held()
     async for text in sub:
-        message = json.loads(text)
-        out.append((time.time(), text, message))
-        if message["status"] != "playing":
+        state = follow(held, text, out)
+        if state is not None and state["status"] != "playing":
             return
 
 
@@ -329,6 +359,16 @@ def test_the_check_catches_a_leak(seat: int | None) -> None:
         leaky = {**honest, "view": {**view, "history": [{"seat": 1, "draw": hidden}]}}
         with pytest.raises(AssertionError, match="hidden tiles"):
             check_channel(seat, [(0.0, json.dumps(leaky), leaky)], events, Tally(), None)
+        # an event: its patch names the tile, whatever the state it leads to
+        received: list[Received] = []
+        held = Held()
+        follow(held, json.dumps({**honest, "version": 0}), received)
+        ops = [["/view/history", []], ["/view/history/-", {"seat": 1, "draw": True}]]
+        event = {"type": "event", "game": 1, "version": 1, "kind": "move", "patch": ops}
+        event["patch"].append(["/note", hidden])  # planted beside an honest patch
+        follow(held, json.dumps(event), received)
+        with pytest.raises(AssertionError, match="hidden tiles"):
+            check_channel(seat, received[1:], events, Tally(), None)
 
 
 PRESENCE_KEYS = {"type", "game", "version", "connected", "replaced", "votes"}
@@ -341,7 +381,9 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
     channel check (the new computer sees only its own seat's tiles, on its own channel)."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
 
-    async def play() -> tuple[dict[int | None, list[Received]], list[GameEvent]]:
+    async def play() -> tuple[
+        dict[int | None, list[Received]], dict[int | None, list[str]], list[GameEvent]
+    ]:
         settings = Settings(db_url=url, bot_delay_ms=0, presence_grace_seconds=0.05, seed_seconds=0)
         club = Club(settings)
         await club.start()
@@ -364,6 +406,7 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
                 session.add(row)
             channels: list[int | None] = [0, 1, 2, None]
             received: dict[int | None, list[Received]] = {seat: [] for seat in channels}
+            presence: dict[int | None, list[str]] = {seat: [] for seat in channels}
             async with contextlib.AsyncExitStack() as stack:
                 subs = [
                     await stack.enter_async_context(club.pubsub.subscribe(seat_channel(row.id, s)))
@@ -374,14 +417,22 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
 
                 async def read(seat: int | None, sub: Subscription) -> None:
                     voted = False
+                    held = Held()
                     async for text in sub:
-                        message = json.loads(text)
-                        received[seat].append((time.time(), text, message))
-                        if message["type"] == "presence" or message["status"] != "playing":
-                            if seat == 0 and message["connected"][1] is False and not voted:
+                        raw = json.loads(text)
+                        if raw["type"] == "presence":
+                            presence[seat].append(text)
+                        message = follow(held, text, received[seat])
+                        if message is None or message["status"] != "playing":
+                            if (
+                                seat == 0
+                                and held.state is not None
+                                and held.state["connected"][1] is False
+                                and not voted
+                            ):
                                 voted = True
                                 assert (await club.vote(row.id, 0, 1)).ok
-                            if message["type"] == "state":
+                            if message is not None:
                                 return
                             continue
                         view = message.get("view")
@@ -392,18 +443,17 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
                 async with asyncio.timeout(GAME_TIMEOUT), asyncio.TaskGroup() as readers:
                     for seat, sub in zip(channels, subs, strict=True):
                         readers.create_task(read(seat, sub))
-            return received, await load_events(club.sessions, row.id)
+            return received, presence, await load_events(club.sessions, row.id)
         finally:
             await club.stop()
 
-    received, events = asyncio.run(play())
+    received, presence, events = asyncio.run(play())
     assert [e.kind for e in events].count("replace") == 1
     tally = Tally()
-    for seat, messages in received.items():
-        states = [m for m in messages if m[2]["type"] == "state"]
-        for _, text, message in messages:
-            if message["type"] == "presence":
-                assert set(message) == PRESENCE_KEYS and not TILE.findall(text), message
+    for seat, states in received.items():
+        assert presence[seat]
+        for text in presence[seat]:
+            assert set(json.loads(text)) == PRESENCE_KEYS and not TILE.findall(text), text
         last = states[-1][2]
         assert last["seats"][1] == "bot:expert" and last["replaced"] == [None, "petr", None]
         check_channel(seat, states, events, tally, None)

@@ -10,7 +10,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection
 
-from tests.server.client import Player, play_to_the_end
+from tests.server.client import Player, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
 SHORT = {"players": 2, "target": 150}
@@ -69,7 +69,7 @@ def drain(sock: ClientConnection) -> list[dict[str, Any]]:
     out = []
     while True:
         try:
-            message = json.loads(sock.recv(timeout=0.5))
+            message = receive(sock, timeout=0.5)
         except TimeoutError:
             return out
         if message["type"] == "state" and message.get("view"):
@@ -96,7 +96,7 @@ def test_a_rated_game_never_sends_the_hint(server: RunningServer) -> None:
             assert time.monotonic() < deadline, f"{moves} moves in 120 s; refused: {refusals}"
             for sock in (a, b):
                 try:
-                    message = json.loads(sock.recv(timeout=0.2))
+                    message = receive(sock, timeout=0.2)
                 except TimeoutError:
                     continue
                 if message["type"] == "error":

@@ -25,7 +25,7 @@ from kozel.server.db import Game, User
 from kozel.server.settings import Settings
 from kozel.shuffle import ALGORITHM
 from kozel.verify import verify
-from tests.server.client import Player, in_thread, play_to_the_end
+from tests.server.client import Player, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 from tests.server.test_restart import Server
 
@@ -47,12 +47,11 @@ def person(server: RunningServer) -> Player:
 
 
 def next_state(sock: ClientConnection, log: list[str] | None = None) -> dict[str, Any]:
+    """The next state (an event comes as the state it leads to) or error."""
     while True:
-        text = sock.recv(timeout=20)
-        assert isinstance(text, str)
+        message = receive(sock)
         if log is not None:
-            log.append(text)
-        message: dict[str, Any] = json.loads(text)
+            log.append(json.dumps(message))
         if message["type"] in ("state", "error"):
             return message
 

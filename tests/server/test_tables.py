@@ -1,6 +1,8 @@
-"""A table's published messages are its states: built together for every seat, written as
-JSON once where the seats share a value, they must say exactly what :meth:`Table.state`
-says to each seat, whatever the game and the moment."""
+"""A table's published messages: after every event each seat and the spectators receive a
+patch, and the patch turns the state each held into exactly the state :meth:`Table.state`
+says now, whatever the game and the moment. The states are built for every seat at once
+(sharing what they have in common); ``tests/test_views.py`` checks those views against
+each seat's own view."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kozel import patch
 from kozel.games import get_game
 from kozel.server.pubsub import MemoryPubSub
 from kozel.server.tables import Table, seat_channel
@@ -36,6 +39,15 @@ def table_of(game: str, options: dict[str, Any]) -> Table:
     return Table(row, Writer(None), MemoryPubSub())  # type: ignore[arg-type]
 
 
+def timeless(state: dict[str, Any]) -> str:
+    """A state as JSON text with its clocks' time left taken out (the time moves on)."""
+    state = dict(state)
+    for key in ("clock", "next_round"):
+        if key in state:
+            state[key] = {k: v for k, v in state[key].items() if k != "remaining_ms"}
+    return json.dumps(state, sort_keys=True)
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
@@ -44,27 +56,60 @@ def table_of(game: str, options: dict[str, Any]) -> Table:
         ("all_fives", {}),
         ("sea_goat", {}),
         ("bergen", {}),
+        ("bykovo", {}),
+        ("poker", {"players": 3, "hands": 4}),
+        ("trumps", {"target": 60}),
     ],
 )
-def test_published_messages_are_the_seats_states(game: str, options: dict[str, Any]) -> None:
+def test_each_event_patches_every_seat_to_its_new_state(game: str, options: dict[str, Any]) -> None:
     async def scenario() -> None:
         table = table_of(game, options)
+        seats = [*range(table.opts.players), None]
+        held = [table.state(seat) for seat in seats]  # what a socket gets on connecting
         rng = random.Random(5)
-        checked = 0
-        while not table.match.over and checked < 400:
+        events, sizes = 0, []
+        while not table.match.over and events < 400:
             if table.match.needs_deal:
                 table.match.deal_next()
+                kind = "deal"
             else:
                 table.match.push(rng.choice(table.match.legal_moves()))
+                kind = "move"
             table.version += 1
-            seats = [*range(table.opts.players), None]
-            messages = table._messages()
+            messages = table._messages(kind)
             assert [channel for channel, _ in messages] == [seat_channel(7, s) for s in seats]
-            for seat, (_, text) in zip(seats, messages, strict=True):
-                published, state = json.loads(text), table.state(seat)
-                published.pop("clock", None), state.pop("clock", None)  # the time moves on
-                assert published == state
-            checked += 1
-        assert checked > 5
+            for index, (seat, (_, text)) in enumerate(zip(seats, messages, strict=True)):
+                event = json.loads(text)
+                assert event.keys() == {"type", "game", "version", "kind", "patch"}
+                assert (event["type"], event["version"], event["kind"]) == (
+                    "event",
+                    table.version,
+                    kind,
+                )
+                held[index] = {**patch.apply(held[index], event["patch"]), "version": table.version}
+                assert timeless(held[index]) == timeless(table.state(seat))
+                if kind == "move":
+                    sizes.append(len(text.encode()))
+            events += 1
+        assert events > 5
+        # a move's message says what changed, not the whole state
+        assert max(sizes) < len(json.dumps(table.state(0)))
+
+    asyncio.run(scenario())
+
+
+def test_a_table_that_starts_again_sends_whole_states() -> None:
+    """A table rebuilt by another process has sent nothing yet: its first message to each
+    channel is the whole state, whatever the clients held before."""
+
+    async def scenario() -> None:
+        table = table_of("goat", {})
+        table.match.deal_next()
+        table.version = 1
+        first = table._messages("deal")
+        assert {json.loads(text)["type"] for _, text in first} == {"state"}
+        table.match.push(table.match.legal_moves()[0])
+        table.version = 2
+        assert {json.loads(text)["type"] for _, text in table._messages("move")} == {"event"}
 
     asyncio.run(scenario())

@@ -15,6 +15,7 @@ import { follow } from "./drag.js";
 import { errorText, plural, t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
+import { applyPatch } from "./patch.js";
 import { isBot, seatName, shortName } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { endSum, hintMark, hints, hintsWanted, hintSwitch, scoresDuringPlay, seatScore, setHintsWanted } from "./scoring.js";
@@ -51,6 +52,7 @@ export class TablePage {
     this.title = `#${id}`;
     this.state = null;
     this.seen = -1;
+    this.syncAsked = null; // when the whole state was last asked for (a version was missed)
     this.order = []; // the hand in the player's order
     this.group = null; // the value the hand is grouped by
     this.pick = null; // {tile, arm?, close?, hundred?}: a move being chosen
@@ -158,7 +160,23 @@ export class TablePage {
       if (message.code !== "stale") toast(wordError(message));
       return;
     }
+    if (message.type === "event") {
+      // what changed since the version held; after a missed version, ask for the whole state
+      if (!this.state || message.version <= this.seen) return;
+      let next = null;
+      try {
+        if (message.version === this.seen + 1) next = applyPatch(this.state, message.patch);
+      } catch {
+        next = null;
+      }
+      if (!next) {
+        this.resync();
+        return;
+      }
+      message = { ...next, version: message.version };
+    }
     if (message.type !== "state" || message.version <= this.seen) return;
+    this.syncAsked = null;
     if (message.status !== "playing" && message.rated && this.state?.status === "playing") refreshUser(); // the header's rating moved
     this.seen = message.version;
     const before = this.state;
@@ -188,6 +206,14 @@ export class TablePage {
       this.roundsSeen = finished;
     }
     this.render();
+  }
+
+  /** Ask for the whole state (once in a while: the answer may be on its way). */
+  resync() {
+    const now = performance.now();
+    if (this.syncAsked !== null && now - this.syncAsked < 2000) return;
+    this.syncAsked = now;
+    this.socket.send({ type: "sync" });
   }
 
   /** The sound of what a new state brings: a round's end; else the latest move (a tile laid,
