@@ -87,9 +87,11 @@ def test_the_deal_waits_for_the_seed_and_the_record_verifies(club: RunningServer
         seed(sock, "no spaces")
         assert error_code(sock, seen) == "seed_bad"
         seed(sock, "alices-own-seed")
-        # hers was the only seed waited for: the deal comes at once, the seed stored before it
+        seeded = next_state(sock, seen)
+        assert seeded["shuffle"]["seeds"] == ["alices-own-seed", None, None]
+        assert seeded["version"] == 1 and "view" not in seeded
+        # hers was the only seed waited for: the deal comes at once
         dealt = next_state(sock, seen)
-        assert dealt["shuffle"]["seeds"] == ["alices-own-seed", None, None]
         assert dealt["view"]["round"] == 1 and dealt["version"] == 2
         seed(sock, "again")
         assert error_code(sock, seen) == "seed_late"
