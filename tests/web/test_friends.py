@@ -219,3 +219,26 @@ def test_the_browser_adds_its_seed_and_the_review_shows_the_check(
     reader = contexts.page(viewport=DESKTOP, locale="ru-RU")
     reader.goto("/rules/shuffle")
     expect(reader.locator(".rules-text h2")).to_have_text(strings("ru", "ui")["rules.page.shuffle"])
+
+
+def test_a_free_seat_of_the_lobby_is_taken_by_a_click(contexts: Contexts) -> None:
+    """A listed request of pairs: each seat says its team, a free one is taken by its own
+    button (the partner chosen), and the creator's card holds the link to send."""
+    alice = guest(contexts)
+    alice.click("details.more summary")
+    alice.select_option("#opt-players", "4")
+    alice.check("#opt-teams")
+    alice.click("#create")
+    card = alice.locator("section.waiting")
+    expect(card.locator(".invite-link a")).to_have_attribute("href", re.compile(r"^/invite/"))
+    request = card.get_attribute("data-request")
+    bob = guest(contexts)
+    friend = bob.locator("a.me").inner_text()
+    seats = bob.locator(f"li.request[data-request='{request}'] ol.seats > li")
+    expect(seats).to_have_count(4)
+    expect(seats.nth(2).locator(".team")).to_have_text(EN["table.team"].replace("{n}", "1"))
+    seats.nth(2).locator("button.sit").click()
+    expect(
+        alice.locator(f"li.request[data-request='{request}'] ol.seats > li").nth(2)
+    ).to_contain_text(friend)
+    expect(seats.locator("button.sit")).to_have_count(0)  # he sits there now
