@@ -16,7 +16,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozel.codec import event_to_dict, move_to_dict
-from kozel.core import TILE_NAMES, Move, Play, PlayDoubles, Tile, tiles_of
+from kozel.core import (
+    DOUBLE_OF,
+    HIGH,
+    IS_DOUBLE,
+    PIPS,
+    TILE_COUNT,
+    TILE_NAMES,
+    Move,
+    Play,
+    PlayDoubles,
+    Tile,
+    tiles_of,
+)
 from kozel.history import plays_of
 from kozel.match import Match
 from kozel.options import Options
@@ -26,10 +38,13 @@ from kozel.scoring.base import Cell
 from kozel.scoring.goat import Account
 
 __all__ = [
+    "LEAD_REASONS",
     "ArmView",
     "LastRound",
     "SeatView",
     "event_to_dict",
+    "first_lead_order",
+    "lead_reason",
     "move_to_dict",
     "view_dicts",
     "view_for",
@@ -101,6 +116,13 @@ class SeatView:
     and the table's), else -1."""
     lot_by: str = ""
     """How the lot is won: ``"lowest"`` or ``"heaviest"`` tile (with ``lot_seat``)."""
+    lead_seat: int = -1
+    """The seat that leads this round, when the viewer may know why (see ``lead_why``)."""
+    lead_why: str = ""
+    """Why ``lead_seat`` leads (:func:`lead_reason`), or ``""`` while the first round's reason
+    would name a tile the viewer may not know yet."""
+    lead_tile: Tile = -1
+    """The tile the first round had to be led with, when the reason names it."""
 
     @property
     def to_move(self) -> int | None:
@@ -157,6 +179,13 @@ class SeatView:
             "end_sum": self.end_sum,
             "hint": [{**move_to_dict(move), "points": n} for move, n in self.hint],
             "lot": None if self.lot_seat < 0 else {"seat": self.lot_seat, "by": self.lot_by},
+            "lead": None
+            if not self.lead_why
+            else {
+                "seat": self.lead_seat,
+                "why": self.lead_why,
+                "tile": TILE_NAMES[self.lead_tile] if self.lead_tile >= 0 else None,
+            },
         }
 
     def _history_dicts(self) -> list[dict[str, Any]]:
@@ -245,6 +274,11 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         hint=hint,
         lot_seat=-1 if data.get("lot") is None else data["lot"]["seat"],
         lot_by="" if data.get("lot") is None else data["lot"]["by"],
+        lead_seat=-1 if data.get("lead") is None else data["lead"]["seat"],
+        lead_why="" if data.get("lead") is None else data["lead"]["why"],
+        lead_tile=-1
+        if data.get("lead") is None or data["lead"]["tile"] is None
+        else parse_tile(data["lead"]["tile"]),
     )
 
 
@@ -314,7 +348,89 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
         hint=tuple(hint),
         lot_seat=match.rules.lot_winner(match.lot) if match.lot and not match.results else -1,
         lot_by=match.rules.lot if match.lot and not match.results else "",
+        **_lead_fields(match, seat),
     )
+
+
+LEAD_REASONS = (
+    *("lot_lowest", "lot_heaviest", "first_tile", "lowest_double", "highest_double"),
+    *("next_double", "highest_tile", "lowest_tile", "next_tile", "went_out"),
+    *("partner_went_out", "fisherman", "fish_winner", "laid_last", "previous"),
+)
+"""Every reason :func:`lead_reason` gives (a client words each)."""
+
+
+def lead_reason(match: Match) -> tuple[str, Tile]:
+    """Why the round's leader leads, in the engine's words, and the tile the first round had
+    to be led with (else -1):
+
+    - the first round of a game that draws lots: ``lot_lowest`` or ``lot_heaviest``;
+    - the first round of a game with an order of first leads (``Ruleset.first_lead_order``):
+      ``first_tile`` (the order's first, e.g. ``1-1``, was dealt to him), ``lowest_double``
+      or ``highest_double`` (no hand holds a lower or a higher double: those come before it
+      in the order), ``next_double`` (the first double of the order a hand holds, when that
+      says no more), ``highest_tile`` or ``lowest_tile`` (no hand holds a double, nor a
+      heavier or a lighter tile), ``next_tile``;
+    - a later round, from how the last one ended: ``went_out``, ``partner_went_out`` (Yard
+      Goat), ``fisherman`` (the fish's maker), ``fish_winner`` (the fish's winner, the races),
+      ``laid_last`` (Bykovo's sortir), ``previous`` (any other end).
+
+    The reasons say only what the lead itself shows the table: "no hand holds a lower
+    double" is what a lead of ``3-3`` by the order ``0-0, 1-1, …`` tells everyone."""
+    rnd = match.round
+    rules = match.rules
+    before = len(match.results) - (1 if rnd.over else 0)  # the rounds finished before this one
+    if before:
+        end = match.results[before - 1].end
+        same = rnd.leader == end.seat
+        why = {
+            "out": "went_out" if same else "partner_went_out",
+            "fish": "fisherman" if same else "fish_winner",
+            "sortir": "laid_last",
+        }.get(end.kind, "previous")
+        return why, -1
+    if match.lot:
+        return f"lot_{rules.lot}", -1
+    tile = rnd.lead_mask.bit_length() - 1
+    order = first_lead_order(match)
+    if rnd.lead_mask.bit_count() != 1 or tile not in order:
+        return "previous", -1
+    earlier = set(order[: order.index(tile)])
+    if not earlier:
+        return "first_tile", tile
+    key = (PIPS[tile], HIGH[tile])
+    if IS_DOUBLE[tile]:
+        doubles = [d for d in DOUBLE_OF if d != tile]
+        if all(d in earlier for d in doubles if PIPS[d] < PIPS[tile]):
+            return "lowest_double", tile
+        if all(d in earlier for d in doubles if PIPS[d] > PIPS[tile]):
+            return "highest_double", tile
+        return "next_double", tile
+    others = [t for t in range(TILE_COUNT) if t != tile]
+    if not all(d in earlier for d in DOUBLE_OF):
+        return "next_tile", tile
+    singles = [t for t in others if not IS_DOUBLE[t]]
+    if all(t in earlier for t in singles if (PIPS[t], HIGH[t]) > key):
+        return "highest_tile", tile
+    if all(t in earlier for t in singles if (PIPS[t], HIGH[t]) < key):
+        return "lowest_tile", tile
+    return "next_tile", tile
+
+
+def first_lead_order(match: Match) -> tuple[Tile, ...]:
+    """The order in which tiles lead this game's first round (its holder of the first tile of
+    it that any hand holds leads that tile)."""
+    return match.rules.first_lead_order
+
+
+def _lead_fields(match: Match, seat: int | None) -> dict[str, Any]:
+    """The view's ``lead_*`` fields for ``seat``: a first round's reason names the tile the
+    leader had to lead, so only the leader sees it before that tile is on the table."""
+    rnd = match.round
+    why, tile = lead_reason(match)
+    if tile >= 0 and seat != rnd.leader and not rnd.layout.table >> tile & 1:
+        return {}
+    return {"lead_seat": rnd.leader, "lead_why": why, "lead_tile": tile}
 
 
 def _hints(match: Match, legal: Sequence[Move], laid: list[Play]) -> list[tuple[Move, int]]:
@@ -356,6 +472,8 @@ def view_dicts(
             for i in own_draws:
                 history[i] = event_to_dict(*rnd.history[i])
             view["history"] = history
+        if seat == rnd.leader and public["lead"] is None:
+            view["lead"] = view_for(match, seat).to_dict()["lead"]
         if seat == to_move:
             legal = rnd.legal_moves()
             view["legal_moves"] = [move_to_dict(m) for m in legal]

@@ -6,11 +6,21 @@ import dataclasses
 import json
 import random
 import re
+from typing import Any
 
-from kozel.core import TILE_NAMES, tiles_of
+from kozel.core import TILE_NAMES, parse_tile, tiles_of
+from kozel.games import ALL_FIVES, BYKOVO, CLASSIC, DRAW, GOAT
 from kozel.match import Match
 from kozel.round import Deal, Round
-from kozel.views import SeatView, view_dicts, view_for, view_from_dict
+from kozel.views import (
+    LEAD_REASONS,
+    SeatView,
+    first_lead_order,
+    lead_reason,
+    view_dicts,
+    view_for,
+    view_from_dict,
+)
 from tests.randomplay import option_sets, play_random
 
 TILE_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
@@ -114,3 +124,75 @@ def test_a_view_survives_json() -> None:
 
         play_random(rules, opts, 1, check)
     assert checked > 5000
+
+
+def lead_of(rules: Any, raw: dict[str, Any], hands: list[str], seat: int | None) -> Any:
+    """The view's ``lead`` for ``seat`` when the first round is dealt ``hands`` (tiles apart by
+    spaces), the other tiles to the bazaar."""
+    opts = rules.options(raw)
+    dealt = tuple(tuple(parse_tile(t) for t in hand.split()) for hand in hands)
+    used = {t for hand in dealt for t in hand}
+    match = Match(rules, opts, 1)
+    match.next_round(Deal(dealt, tuple(t for t in range(28) if t not in used)), 0)
+    return view_for(match, seat).to_dict()["lead"]
+
+
+def test_the_first_lead_is_explained_from_the_order() -> None:
+    """Goat leads 1-1, then the doubles up to 6-6, then 0-0, then the heaviest tile; Draw from
+    6-6 down; Classic from 0-0 up: the view says which tile decided and why, as the lead
+    itself tells the table (a lower double further down the order is not ruled out)."""
+    two = {"players": 2}
+    other = "0-4 1-5 2-6 3-4 0-5 1-6"  # tiles that decide nothing
+    goat = ["1-1 0-2 0-3 1-4 2-5 3-6 4-5", f"2-2 {other}"]
+    assert lead_of(GOAT, two, goat, 0) == {"seat": 0, "why": "first_tile", "tile": "1-1"}
+    goat = ["0-0 0-2 0-3 1-4 2-5 3-6 4-5", f"2-2 {other}"]
+    # 2-2 leads: 1-1 is nowhere, and 0-0 (lower, later in the order) may be: "next"
+    assert lead_of(GOAT, two, goat, 1) == {"seat": 1, "why": "next_double", "tile": "2-2"}
+    draw = ["4-4 0-2 0-3 1-4 2-5 3-6 4-5", f"3-3 {other}"]
+    assert lead_of(DRAW, two, draw, 0) == {"seat": 0, "why": "highest_double", "tile": "4-4"}
+    classic = draw
+    assert lead_of(CLASSIC, two, classic, 1) == {"seat": 1, "why": "lowest_double", "tile": "3-3"}
+    singles = ["0-1 0-2 0-3 1-4 2-5 3-6 1-2", "4-6 1-3 0-4 1-5 2-6 3-4 0-5"]
+    assert lead_of(GOAT, two, singles, 1) == {"seat": 1, "why": "highest_tile", "tile": "4-6"}
+    assert lead_of(CLASSIC, two, singles, 0) == {"seat": 0, "why": "lowest_tile", "tile": "0-1"}
+    # the others learn the tile when it is laid: before, their view has no reason
+    assert lead_of(GOAT, two, goat, 0) is None
+    assert lead_of(GOAT, two, goat, None) is None
+
+
+def test_every_lead_is_explained() -> None:
+    """Over random games of every layout game: every round's lead has a reason the client
+    words, once the viewer may know it; the first round's reason names the tile led."""
+    seen: set[str] = set()
+
+    def look(match: Match, rnd: Round) -> None:
+        why, tile = lead_reason(match)
+        assert why in LEAD_REASONS
+        seen.add(why)
+        public = view_for(match, None).to_dict()["lead"]
+        if tile >= 0:
+            assert match.results == [] and rnd.lead_mask == 1 << tile
+            # the tile is the first of the game's order that a hand holds: the reason says
+            # what the order says of the tiles before it, which no hand holds
+            order = first_lead_order(match)
+            dealt = 0
+            for hand in rnd.deal.masks:
+                dealt |= hand
+            assert not any(dealt >> t & 1 for t in order[: order.index(tile)]), (why, tile)
+            assert (public is None) == (not rnd.history)
+        if public is not None:
+            assert public == {
+                "seat": rnd.leader,
+                "why": why,
+                "tile": TILE_NAMES[tile] if tile >= 0 else None,
+            }
+        leader = view_for(match, rnd.leader).to_dict()["lead"]
+        assert leader is not None and leader["why"] == why
+
+    for rules, opts in option_sets():
+        for seed in range(6):
+            play_random(rules, opts, seed, look)
+    for rules in (DRAW, CLASSIC, ALL_FIVES, BYKOVO):
+        for seed in range(10):
+            play_random(rules, rules.options({}), seed, look)
+    assert {"first_tile", "went_out", "fisherman", "lot_lowest"} <= seen, seen

@@ -53,6 +53,8 @@ def game_info(game: Game) -> dict[str, Any]:
     }
     if isinstance(game, Ruleset):
         info["board"] = "cross" if game.spinner else "line"
+        # False: the tiles left after the deal are never drawn (there is no bazaar to show)
+        info["draws"] = game.draws
         info["closing"] = game.closing
         info["multi_doubles"] = game.multi_doubles
     return info

@@ -349,6 +349,10 @@ class Table:
             "rated": self.rated,
             **self._presence_fields(),
         }
+        if self.replacements:
+            # from which move each computer player took a seat: the moves before are the
+            # person's (the names of both are shown)
+            common["takeovers"] = list(self.replacements)
         if self.tournament_id is not None:
             common["tournament"] = self.tournament_id
             if self.next_game is not None:

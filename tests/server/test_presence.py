@@ -241,6 +241,9 @@ def test_the_others_let_a_computer_take_the_dropped_seat_and_the_game_goes_on_un
         taken = wait_for(sock_a, lambda m: m["type"] == "state" and m["seats"][2] == "bot:expert")
         assert taken["rated"] is False and taken["replaced"] == [None, None, "carol"]
         assert taken["connected"] == [True, True, True] and taken["votes"] == []
+        # from which move the computer plays (the moves before are carol's), as the record says
+        [takeover] = taken["takeovers"]
+        assert (takeover["seat"], takeover["player"], takeover["by"]) == (2, "carol", "bot:expert")
         # carol comes back: she watches
         with carol.socket(game) as sock_c:
             watching = wait_for(sock_c, lambda m: m["type"] == "state")
@@ -259,6 +262,7 @@ def test_the_others_let_a_computer_take_the_dropped_seat_and_the_game_goes_on_un
     [replaced] = record["replaced"]
     assert replaced["seat"] == 2 and replaced["player"] == "carol"
     assert replaced["by"] == "bot:expert" and replaced["round"] >= 1
+    assert replaced == takeover  # the table said what the record says
     # the result rates nobody; the game stays on carol's page
     for name in ("alice", "bob", "carol"):
         page = httpx.get(f"{club.url}/api/players/{name}").json()

@@ -35,7 +35,8 @@ def test_play_with_a_person_waits_with_a_hint_then_pairs(contexts: Contexts) -> 
         wish(page, "3", "41")
     alice.click("#play-person")
     card = alice.locator("section.waiting")
-    expect(card).to_contain_text(EN["lobby.waiting_title"])
+    # two seats are free: the title waits for opponents, not for one
+    expect(card.locator("h2")).to_have_text(EN["lobby.waiting_title_several"])
     expect(card.locator(".waiting-count")).to_have_text(
         "2 more players needed (1 of 3 at the table)."
     )

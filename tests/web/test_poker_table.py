@@ -483,9 +483,9 @@ def test_side_pots_and_a_timeout_in_words(contexts: Contexts) -> None:
         seat_name(["", "", "bot:greedy"], 7, 2),
     ]
     over = page.locator(".game-over")
-    expect(over.locator(".last-round")).to_have_text(
-        say(page, "poker.end.timeout", hand=2, name=names[turn])
-    )
+    # the timeout is said once: by the verdict, not again as the last hand's end
+    expect(over).to_contain_text(say(page, "table.timed_out", name=names[turn]))
+    expect(over.locator(".last-round")).to_have_count(0)
     expect(over.locator(".scores")).to_have_text(
         " · ".join(f"{n}: {c}" for n, c in zip(names, [15, 30, 10], strict=True))
     )

@@ -80,9 +80,23 @@ def test_the_others_see_a_dropped_player_and_let_a_computer_finish_for_him(
         expect(seat.locator(".replaced")).to_have_text("in place of carol")
         expect(seat.locator(".level")).to_contain_text("expert")
         expect(page.locator(".away-panel")).to_have_count(0)
+    # the sheet names both who played the seat: carol, then the computer (from the move the
+    # state's takeovers say)
+    computer = pages[0].locator('li.player[data-seat="2"] .name').get_attribute("title")
+    for page in pages:
+        until(page, "(kozel.page.state.takeovers || []).length === 1")
+        taken = page.evaluate("kozel.page.state.takeovers[0]")
+        assert (taken["seat"], taken["player"], taken["by"]) == (2, "carol", "bot:expert")
+        header = page.locator("table.sheet thead th").nth(3)
+        expect(header).to_have_text(f"carol → {computer}")
     version = page_a.evaluate("kozel.page.state.version")
     play_to_end(pages, seconds=240)
     # the computer played on in carol's seat, and the game rated nobody
     assert page_a.evaluate("kozel.page.state.version") > version + 3
     for page in pages:
         expect(page.locator(".game-over")).to_contain_text("Not rated")
+    # the review too: the sheet names both, each move its maker
+    page_a.goto(f"/games/{game}/review")
+    expect(page_a.locator(".final-sheet table.sheet thead th").nth(3)).to_have_text(
+        f"carol → {computer}"
+    )

@@ -39,6 +39,7 @@ SHOWN = """() => {
     mine: state.view.turn === state.you && state.status === "playing",
     version: state.version, round: state.view.round, moves: state.view.history.length,
     history: state.view.history, hint: state.view.hint, lot: state.view.lot,
+    lead: state.view.lead,
     scores: all("li.player", (li) => [seat(li), text(li.querySelector(".score"))]),
     just: all("li.player .just-scored", (el) => [seat(el), el.textContent]),
     endSum: text(document.querySelector(".end-sum")), viewSum: state.view.end_sum,
@@ -129,16 +130,20 @@ def test_all_fives_against_the_computer_shows_the_score_as_it_happens(
         }
         hinted += len(best)
         assert shown["switch"] == 1 and shown["current"] == 1
-        # who won the lot, above the first round's moves
+        # who won the lot, above the first round's moves; in a later round who leads and why
+        lead = shown["lead"]
+        name = seat_name(seats, number, lead["seat"])
         if shown["round"] == 1:
             lot = shown["lot"]
             first = record["rounds"][0]
             winner = ALL_FIVES.lot_winner([parse_tile(t) for t in first["lot"]])
             assert lot == {"seat": winner, "by": "lowest"} and first["moves"][0]["seat"] == winner
-            name = seat_name(seats, number, lot["seat"])
+            assert lead == {"seat": winner, "why": "lot_lowest", "tile": None}
             assert shown["lotLine"] == en["score.lot_lowest"].format(name=name)
         else:
-            assert shown["lot"] is None and shown["lotLine"] is None
+            assert shown["lot"] is None and lead["tile"] is None
+            assert lead["why"] in ("went_out", "fisherman", "fish_winner"), lead
+            assert shown["lotLine"] == en[f"lead.{lead['why']}"].format(name=name)
     assert scored, "no lay scored before the guest's turn in a whole game"
     assert hinted, "no hint was shown in a whole game"
     assert taken, "no picture of a score just made"

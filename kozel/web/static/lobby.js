@@ -411,10 +411,11 @@ export class LobbyPage {
         return h(
           "section.card.waiting",
           { role: "status", "data-request": r.id },
-          h("h2", {}, t("lobby.waiting_title")),
+          // one opponent or several: the count is said below
+          h("h2", {}, t(r.seats.length - seated > 1 ? "lobby.waiting_title_several" : "lobby.waiting_title")),
           h("p", {}, requestWhat(r)),
           h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - seated, { taken: seated, seats: r.seats.length })),
-          h("p.small.muted", {}, t(r.private ? "lobby.waiting_private" : "lobby.waiting_help")),
+          h("p.small.muted", {}, t(r.private ? "lobby.waiting_private" : r.tournament ? "lobby.waiting_help_tournament" : "lobby.waiting_help")),
           code ? h("p.small.invite-link", {}, link(`/invite/${code}`, t("lobby.invite_link"))) : null,
           others ? h("p.small.waiting-others", {}, plural("lobby.waiting_others", others)) : null,
           h(

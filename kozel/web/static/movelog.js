@@ -65,8 +65,9 @@ export class MoveLog {
   }
 
   /** Show `entries` (of moveLog) of round `round`: entries already shown stay as they are, the
-   * last draw's count may grow, new ones are added; a new round starts afresh. `nameOf(seat)`
-   * and `placeOf(seat)` say who sits there and where. */
+   * last draw's count may grow, new ones are added; a new round starts afresh. `nameOf(seat,
+   * key)` says who made the entry's move (key: the move's index in the round), `placeOf(seat)`
+   * where the seat sits. */
   update(entries, round, nameOf, placeOf) {
     const list = this.list;
     if (this.round !== round) {
@@ -75,7 +76,7 @@ export class MoveLog {
     }
     entries.forEach((entry, i) => {
       const key = String(entry.key);
-      const text = describe(entry, nameOf(entry.seat));
+      const text = describe(entry, nameOf(entry.seat, entry.key));
       const li = list.children[i];
       if (li && li.dataset.key === key) {
         if (li.textContent !== text) li.textContent = text;

@@ -12,7 +12,6 @@
 // hands that reached it are turned face up at their seats.
 import { h } from "./dom.js";
 import { plural, t } from "./i18n.js";
-import { shortName } from "./names.js";
 import { gameName, optionsSummary } from "./options.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
@@ -102,7 +101,7 @@ export class PokerTable {
   }
 
   short(seat) {
-    return shortName(this.state.seats[seat], this.page.id, seat);
+    return this.page.short(seat);
   }
 
   /** The page's sounds for what changed since the last drawing: a hand's end, else a bet or
@@ -142,7 +141,7 @@ export class PokerTable {
       // the end panel's verdict, then every seat's chips
       const chips = h("p.small.scores", {}, state.result.chips.map((c, s) => `${this.name(s)}: ${c}`).join(" · "));
       const last = end.querySelector(".last-round");
-      const verdict = end.querySelector(".winner") || end.querySelector(".loser") || (last && last.nextElementSibling) || last;
+      const verdict = end.querySelector(".winner, .loser, .timed-out") || (last && last.nextElementSibling) || last;
       if (verdict) verdict.after(chips);
     }
     return h(

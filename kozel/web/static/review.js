@@ -9,7 +9,7 @@ import { plural, t } from "./i18n.js";
 import { drawLayout, laidOn } from "./layout.js";
 import { describe } from "./movelog.js";
 import { legend, lineChart } from "./chart.js";
-import { seatNames } from "./names.js";
+import { beforeTakeover, bothNames, naming, seatName, takeoversBySeat } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { decidedText, endText, fishIcon, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
@@ -31,9 +31,9 @@ export class ReviewPage {
       // the club's check of the verifiable shuffle, as `kozel verify` makes it
       this.shuffle = this.record.shuffle ? await get(`/api/games/${this.id}/shuffle`) : null;
       this.layout = gameInfo(this.record.game).table === "layout";
+      await this.name();
       if (!this.layout) {
         // a game of hands, not of positions on a layout: its record says it all
-        this.seats = seatNames(this.record.seats, this.id);
         this.title = `${gameName(this.record.game)} #${this.id}`;
         this.renderHands(this.record.rounds.length - 1);
         return;
@@ -48,7 +48,6 @@ export class ReviewPage {
       const { positions: _, ...facts } = this.positions.rounds[i];
       return { ...r, ...facts };
     });
-    this.seats = seatNames(this.record.seats, this.id);
     this.title = `${gameName(this.record.game)} #${this.id}`;
     this.load(this.record.rounds.length - 1, "end");
     this.keys = (e) => {
@@ -60,6 +59,33 @@ export class ReviewPage {
       }
     };
     window.addEventListener("keydown", this.keys);
+  }
+
+  /** The seats' names: a tournament's computer players as its page names them; a seat a
+   * computer player took from a person by both (`this.seats`), and who made each move. */
+  async name() {
+    let namer = naming(this.id);
+    const tournament = this.game.tournament_id;
+    if (tournament) {
+      try {
+        const games = (await get(`/api/tournaments/${tournament}`)).games;
+        const game = games.find((g) => g.id === this.id);
+        if (game) namer = naming(this.id, { id: tournament, players: game.players });
+      } catch {
+        /* the computer players keep the game's own names */
+      }
+    }
+    this.taken = takeoversBySeat(this.record.replaced);
+    this.people = this.record.seats.map((label, seat) => seatName(label, ...namer(seat)));
+    this.computers = this.record.seats.map((_, seat) => (this.taken.has(seat) ? seatName(this.taken.get(seat).by, ...namer(seat)) : null));
+    this.seats = this.people.map((name, seat) => (this.computers[seat] ? bothNames(name, this.computers[seat]) : name));
+  }
+
+  /** Who made move `index` (from 0) of round `round` (from 1) at `seat`. */
+  mover(seat, round, index) {
+    const taken = this.taken.get(seat);
+    if (!taken) return this.seats[seat];
+    return beforeTakeover(taken, round, index) ? this.people[seat] : this.computers[seat];
   }
 
   dispose() {
@@ -83,7 +109,7 @@ export class ReviewPage {
    * its tile, since the review shows every hand. */
   describe(move, layout) {
     if (!move) return t("review.deal");
-    const who = this.seats[move.seat];
+    const who = this.mover(move.seat, this.round + 1, this.step - 1);
     if (move.draw) return t("review.draw", { name: who, tile: move.draw });
     const kind = move.knock ? "knock" : move.doubles ? "doubles" : move.arm === undefined || move.arm === null ? "lead" : "play";
     return describe({ kind, move, value: move.play ? laidOn(layout).get(move.play) : undefined }, who);
@@ -196,7 +222,7 @@ export class ReviewPage {
               h("span.tiles", {}, hand.map((tile) => tileSvg(...halves(tile), { u: 16 }))),
             ),
           ),
-          h("p.small.muted", {}, t("table.bazaar", { n: at.bazaar_left }), at.turn !== null ? ` · ${t("table.turn_of", { name: this.seats[at.turn] })}` : ""),
+          h("p.small.muted", {}, [gameInfo(record.game).draws === false ? null : t("table.bazaar", { n: at.bazaar_left }), at.turn !== null ? t("table.turn_of", { name: this.mover(at.turn, this.round + 1, this.step) }) : null].filter(Boolean).join(" · ")),
         ),
         h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, height, u: width < 480 ? 20 : 26, minU: 9, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
         h("section.card", {}, h("h2", {}, chartTitle), lineChart(series, { label: chartTitle }), legend(series)),

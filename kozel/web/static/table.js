@@ -16,7 +16,7 @@ import { errorText, plural, t } from "./i18n.js";
 import { drawLayout } from "./layout.js";
 import { MoveLog, moveLog, tilesOf } from "./movelog.js";
 import { applyPatch } from "./patch.js";
-import { isBot, seatName, shortName } from "./names.js";
+import { beforeTakeover, bothNames, isBot, naming, seatName, shortName, takeoversBySeat } from "./names.js";
 import { gameInfo, gameName, isRace, loserWord, optionsSummary, rules } from "./options.js";
 import { endSum, hintMark, hints, hintsWanted, hintSwitch, scoresDuringPlay, seatScore, setHintsWanted } from "./scoring.js";
 import { creditText, decidedText, endText, fishIcon, score, sheetTable, unitNames } from "./sheet.js";
@@ -414,6 +414,7 @@ export class TablePage {
       this.tick();
       return;
     }
+    this.loadTournament();
     const myTurn = view.turn !== null && view.turn === this.you && state.status === "playing";
     const log = moveLog(view.history, view.layout);
     mount(
@@ -427,6 +428,7 @@ export class TablePage {
           h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${this.id}`)),
           h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("table.round", { n: view.round })),
           this.shuffleLine(),
+          this.tournamentLine(),
         ),
         this.endPanel(),
         h(
@@ -440,14 +442,14 @@ export class TablePage {
             h("div.board", {}, this.boardInfo(), this.awayPanel(), this.noticePanel(), h("div.layout", { "data-board": gameInfo(view.game).board })),
           ),
           this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
-          this.log.box(view.round, this.lotLine()),
+          this.log.box(view.round, this.leadLine()),
         ),
         h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet, ...this.duringPlay() })),
       ),
     );
     this.tick(); // the clocks filled in before the board is measured
     this.drawBoard(log);
-    this.log.update(log, view.round, (seat) => shortName(state.seats[seat], this.id, seat), (seat) => this.place(seat));
+    this.log.update(log, view.round, (seat, key) => this.logName(seat, view.round, key), (seat) => this.place(seat));
   }
 
   unitOf(seat) {
@@ -500,7 +502,7 @@ export class TablePage {
         {},
         scoresDuringPlay(view) ? seatScore(view, this.unitOf(seat), seat) : score(view.sheet[this.unitOf(seat)]),
         backs.length ? h("span.backs", { "aria-hidden": "true" }, backs) : null,
-        shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: 10, label: tile }))) : null,
+        shown ? h("span.shown", { "aria-label": t("table.hand_shown", { tiles: shown.join(", ") || "—" }) }, shown.map((tile) => tileSvg(...halves(tile), { u: window.innerWidth < 720 ? 14 : 16, label: tile }))) : null,
         h("span.count", { title: t("table.tiles_in_hand") }, plural("table.tiles", count)),
         turn && seat === this.you ? h("strong.your-turn", {}, t("table.your_turn")) : null,
         turn && state.clock ? h("span.clock", { title: t("table.clock") }, "") : null,
@@ -520,7 +522,7 @@ export class TablePage {
     return h(
       "div.who",
       {},
-      h("span.name", { title: this.label(seat) }, shortName(label, this.id, seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
+      h("span.name", { title: this.label(seat) }, this.short(seat), seat === this.you ? h("span.muted", {}, ` (${t("table.you")})`) : null),
       isBot(label) ? h("span.level", {}, h("span.sep", {}, "· "), t(`level.${label.slice(4)}`)) : null,
       replaced ? h("span.replaced.small.muted", {}, t("table.replaced", { name: replaced })) : null,
       this.away(seat) ? h("span.away-mark", {}, h("span", { "aria-hidden": "true" }, "⚠ "), t("table.disconnected")) : null,
@@ -583,13 +585,60 @@ export class TablePage {
     return h("div.last-move", { "data-kind": entry.kind }, h("span.sr", {}, `${t("seat.last")}: `), what);
   }
 
-  /** A seat's name in full (a computer's animal and level). */
-  label(seat) {
-    return seatName(this.state.seats[seat], this.id, seat);
+  /** Who names the computer players: this game by its seats, or the tournament it is one of
+   * by its entrants (names.js), once the tournament's page data is here. */
+  namer(seat) {
+    return naming(this.id, this.tourney)(seat);
   }
 
+  /** A seat's name in full (a computer's animal and level). */
+  label(seat) {
+    return seatName(this.state.seats[seat], ...this.namer(seat));
+  }
+
+  /** A seat's name where space is short: a computer's animal alone. */
+  short(seat) {
+    return shortName(this.state.seats[seat], ...this.namer(seat));
+  }
+
+  /** The sheet's names: a seat a computer player took from a person shows both. */
   names() {
-    return this.state.seats.map((_, seat) => this.label(seat));
+    return this.state.seats.map((_, seat) => {
+      const person = this.state.replaced && this.state.replaced[seat];
+      return person ? bothNames(person, this.label(seat)) : this.label(seat);
+    });
+  }
+
+  /** The name of whoever made move `key` (from 0) of round `round` at `seat`: the person who
+   * sat there before a computer player took the seat from a later move. */
+  logName(seat, round, key) {
+    const taken = takeoversBySeat(this.state.takeovers).get(seat);
+    return taken && beforeTakeover(taken, round, key) ? taken.player : this.short(seat);
+  }
+
+  /** The tournament this game is one of (its page's data): the entrant at each seat, which
+   * game of it this is. Asked for once; the table is drawn again when it comes. */
+  loadTournament() {
+    const id = this.state.tournament;
+    if (!id || this.tourneyAsked === id) return;
+    this.tourneyAsked = id;
+    get(`/api/tournaments/${id}`)
+      .then((data) => {
+        const k = data.games.findIndex((g) => g.id === this.id);
+        if (k < 0) return;
+        this.tourney = { id, players: data.games[k].players, n: k + 1 };
+        this.render();
+      })
+      .catch(() => {
+        /* the computer players keep the table's own names */
+      });
+  }
+
+  /** "Game n of tournament #t", linking to its standings. */
+  tournamentLine() {
+    const tourney = this.tourney;
+    if (!tourney) return null;
+    return h("p.small.tournament-game", {}, link(`/tournaments/${tourney.id}`, t("tournament.game_of", { n: tourney.n, id: tourney.id }), { id: "tournament-standings" }));
   }
 
   /** What lies beside the layout: the bazaar, the eggs waiting, a declared hundred. */
@@ -598,7 +647,8 @@ export class TablePage {
     return h(
       "div.board-info",
       {},
-      h("span.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
+      // a game that never draws the tiles left after the deal has no bazaar to show
+      gameInfo(view.game).draws === false ? null : h("span.bazaar", {}, t("table.bazaar", { n: view.bazaar_left }), view.reserve ? t("table.reserve", { n: view.reserve }) : ""),
       view.eggs ? h("span.eggs-pending", { title: t("term.eggs") }, fishIcon(t("term.eggs")), ` +${view.eggs}`) : null,
       view.hundred >= 0 ? h("span.hundred-declared", { role: "status" }, t("table.hundred_declared", { name: this.label(view.hundred) })) : null,
       endSum(view),
@@ -626,11 +676,16 @@ export class TablePage {
     return hints(state.view);
   }
 
-  /** Who won the lot for the first lead, above the first round's moves; else null. */
-  lotLine() {
-    const lot = this.state.view.lot;
-    if (!lot) return null;
-    return t(lot.by === "heaviest" ? "score.lot_heaviest" : "score.lot_lowest", { name: this.label(lot.seat) });
+  /** Who leads the round and why, above its moves, in the engine's words (the view's
+   * `lead`: the first round's tile that decided, the lot, how the last round ended); null
+   * while the reason would name a tile this seat may not know yet. */
+  leadLine() {
+    const lead = this.state.view.lead;
+    if (!lead) return null;
+    const name = this.label(lead.seat);
+    // the lot's reasons are worded with the lot's own strings
+    if (lead.why.startsWith("lot_")) return t(`score.${lead.why}`, { name });
+    return t(`lead.${lead.why}`, { name, tile: lead.tile ?? "" });
   }
 
   /** The sheet's points during play: a column in every round of a game that scores during
@@ -658,6 +713,13 @@ export class TablePage {
     if (spare() < -1 && height > least) {
       // something beside the board grew with it (a wrapped line): take that back
       height = Math.round(Math.max(least, height + spare()));
+      box.style.height = `${height}px`;
+    }
+    // a phone's round-end notice lies over the board: the board grows until all of it shows
+    // (its last lines never hide behind its button in a box scrolled out of sight)
+    const notice = phone && this.main.querySelector(".board .notice:not(.folded)");
+    if (notice && notice.scrollHeight > notice.clientHeight) {
+      height += notice.scrollHeight - notice.clientHeight + 2;
       box.style.height = `${height}px`;
     }
     if (!view.layout.first) {
@@ -866,6 +928,8 @@ export class TablePage {
   /** The finished round waits for the next deal: who is still reading it, how long at most,
    * and the button that says one is ready (``label``: its words, e.g. "Next hand"). */
   nextRound(names, label = "table.next_round") {
+    // the countdown names what comes as the button does: a round, or a hand
+    const countdown = label === "table.next_hand" ? "table.next_hand_in" : "table.next_in";
     const { waiting } = this.state.next_round;
     const mine = this.you !== null && waiting.includes(this.you);
     const others = waiting.filter((s) => s !== this.you).map((s) => names[s]);
@@ -873,7 +937,7 @@ export class TablePage {
       "div.next-round",
       {},
       mine ? h("button.primary#next-round", { type: "button", onclick: () => this.socket.send({ type: "next" }) }, t(label)) : null,
-      h("span.small.next-in", {}, ""),
+      h("span.small.next-in", { "data-key": countdown }, ""),
       others.length ? h("span.small.muted.waiting", {}, " ", t("table.waiting_for", { names: others.join(", ") })) : null,
     );
   }
@@ -887,18 +951,21 @@ export class TablePage {
     const units = unitNames(names, view.options.teams);
     const last = state.rounds[state.rounds.length - 1];
     const decided = last && !this.drawer ? decidedText(last, names) : null;
+    // a game a clock ended says so once (the verdict), not again as its last round's end
+    const timedOut = res.timeout !== null && res.timeout !== undefined;
     let verdict;
-    if (res.timeout !== null && res.timeout !== undefined) verdict = h("p", {}, t("table.timed_out", { name: this.label(res.timeout) }));
+    if (timedOut) verdict = h("p.timed-out", {}, t("table.timed_out", { name: this.label(res.timeout) }));
     else if (res.winners) verdict = h("p.winner", {}, `${res.winners.length > 1 ? t("table.winners") : t("table.winner")}: `, h("strong", {}, res.winners.map((u) => units[u]).join(", ")));
     else verdict = h("p.loser", {}, `${loserWord(view.game)}: `, h("strong", {}, res.losers.map((u) => units[u]).join(", ")));
     return h(
       "section.game-over",
       { role: "status" },
       h("h2", {}, t("table.game_over")),
-      last && this.drawer ? h("p.small.last-round", {}, this.drawer.endLine(last)) : null,
-      last && !this.drawer ? h("p.small.last-round", {}, last.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(last), isRace(view.game) && last.end.kind !== "timeout" ? `. ${creditText(last, units, view.options)}` : "") : null,
+      last && this.drawer && !timedOut ? h("p.small.last-round", {}, this.drawer.endLine(last)) : null,
+      last && !this.drawer && !timedOut ? h("p.small.last-round", {}, last.end.kind === "fish" ? fishIcon() : null, " ", this.endLine(last), isRace(view.game) && last.end.kind !== "timeout" ? `. ${creditText(last, units, view.options)}` : "") : null,
       decided ? h("p.decided", {}, decided) : null,
       verdict,
+      last && !this.drawer ? this.finalHands(last, names) : null,
       res.scores ? h("p.small.scores", {}, res.scores.map((v, u) => `${units[u]}: ${v}`).join(" · ")) : null,
       state.rated
         ? h(
@@ -992,6 +1059,27 @@ export class TablePage {
     return h("div.rematch", { role: "status", "data-status": offer ? offer.status : "none" }, body);
   }
 
+  /** The hands left at the game's end, face up, each with its count as the game counts it
+   * (the round's summary): the bonus and the charges can be checked here. */
+  finalHands(last, names) {
+    const shown = this.state.shown;
+    if (!shown || !last.counts) return null;
+    const u = window.innerWidth < 720 ? 14 : 17;
+    return h(
+      "ul.plain.final-hands",
+      { "aria-label": t("table.final_hands") },
+      shown.map((tiles, seat) =>
+        h(
+          "li",
+          { "data-seat": seat },
+          h("span.name", {}, names[seat]),
+          h("span.shown", { "aria-label": t("table.hand_shown", { tiles: tiles.join(", ") || "—" }) }, tiles.length ? tiles.map((tile) => tileSvg(...halves(tile), { u, label: tile })) : "—"),
+          h("strong.total", {}, t("table.hand_total", { count: last.counts[seat] })),
+        ),
+      ),
+    );
+  }
+
   tick() {
     if (this.state?.rematch?.status === "open" && this.main) {
       const secs = Math.ceil(Math.max(0, this.rematchDeadline - performance.now()) / 1000);
@@ -999,7 +1087,7 @@ export class TablePage {
     }
     if (this.state?.next_round && this.main) {
       const secs = Math.ceil(Math.max(0, this.nextDeadline - performance.now()) / 1000);
-      for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t("table.next_in", { n: secs });
+      for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t(el.dataset.key || "table.next_in", { n: secs });
     }
     if (!this.state || !this.state.clock || !this.main) return;
     const left = Math.max(0, this.deadline - performance.now());

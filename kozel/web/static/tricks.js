@@ -9,7 +9,6 @@
 // the winner's marked, until the next tile is laid; then they shrink to the board's corner.
 import { h, s } from "./dom.js";
 import { plural, t } from "./i18n.js";
-import { shortName } from "./names.js";
 import { gameName, optionsSummary } from "./options.js";
 import { unitNames } from "./sheet.js";
 import { play, soundSwitch } from "./sounds.js";
@@ -63,8 +62,7 @@ export class TrickTable {
 
   /** A pair's names where space is short: a computer player's animal alone. */
   shortPair(u) {
-    const { state, page } = this;
-    return [u, u + 2].map((seat) => shortName(state.seats[seat], page.id, seat)).join(" & ");
+    return [u, u + 2].map((seat) => this.page.short(seat)).join(" & ");
   }
 
   units() {
@@ -499,7 +497,7 @@ export class TrickTable {
         h(
           "tbody",
           {},
-          state.rounds.length ? null : h("tr.none", {}, h("td.muted", { colspan: units.length + 1 }, t("sheet.no_rounds"))),
+          state.rounds.length ? null : h("tr.none", {}, h("td.muted", { colspan: units.length + 1 }, t("tricks.no_hands"))),
           state.rounds.map((round, i) => {
             const end = round.end;
             const made = end.kind === "hand" ? (end.made ? "made" : "set") : "timeout";
