@@ -12,7 +12,7 @@ export function liveGame(g) {
   const yours = me && g.players.some((p) => p.name === me.name);
   const names = g.players.map((p, seat) =>
     p.name
-      ? h("span.live-player", {}, p.name, " ", h("span.rating", { title: t("term.rating") }, String(p.rating)))
+      ? h("span.live-player", {}, h("span.player-name", {}, p.name), " ", h("span.rating", { title: t("term.rating") }, String(p.rating)))
       : h("span.live-player.bot", {}, seatName(`bot:${p.bot}`, g.id, seat)),
   );
   return h(
