@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -214,7 +215,12 @@ def make_engine(url: str, connections: int = 40) -> AsyncEngine:
         # One connection: SQLite has one writer at a time anyway, and writers that queue in
         # the pool wait far less than writers that poll SQLite's lock.
         engine = create_async_engine(
-            url, connect_args={"timeout": 30}, pool_size=1, max_overflow=0, pool_timeout=60
+            url,
+            connect_args={"timeout": 30},
+            pool_size=1,
+            max_overflow=0,
+            pool_timeout=60,
+            json_serializer=_json_text,
         )
         from sqlalchemy import event
 
@@ -227,7 +233,14 @@ def make_engine(url: str, connections: int = 40) -> AsyncEngine:
 
         return engine
     kept = max(1, connections // 2)
-    return create_async_engine(url, pool_size=kept, max_overflow=connections - kept)
+    return create_async_engine(
+        url, pool_size=kept, max_overflow=connections - kept, json_serializer=_json_text
+    )
+
+
+def _json_text(value: Any) -> str:
+    """A JSON column's text (orjson: every move's event is written through it)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
