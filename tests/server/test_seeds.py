@@ -202,7 +202,8 @@ def test_a_restart_keeps_the_commitment_and_the_seeds(db_url: str, tmp_path: Pat
         server.kill()
     assert record["shuffle"]["commitment"] == committed
     assert record["shuffle"]["seeds"] == ["alices-seed", "bobs-seed", None, None]
-    assert any(m.get("drew") for m in record["rounds"][0]["moves"])
+    # draws from the shuffled discards after the restarts (the first hand may end in folds)
+    assert any(m.get("drew") for r in record["rounds"] for m in r["moves"])
     assert verify(record).ok, verify(record)
 
 
