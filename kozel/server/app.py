@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
+from fastapi import Body as BodyParam
+from fastapi import Cookie, Depends, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -26,10 +27,11 @@ from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
 from kozel import patch
-from kozel.server import auth, tourney
+from kozel.server import auth, seating, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
-from kozel.server.club import LOBBY, Club, ClubError, game_json
+from kozel.server.club import LOBBY, Club, game_json
 from kozel.server.db import User
+from kozel.server.errors import ClubError
 from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress
 from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
@@ -37,6 +39,7 @@ from kozel.server.settings import Settings
 from kozel.server.tables import dumps, seat_channel
 from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate, printable
 from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
+from kozel.verify import verify
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
@@ -60,6 +63,7 @@ OptionValue = StrictBool | StrictInt | StrictStr
 """An option's JSON value with its exact type: ``4.0`` is not ``4`` and ``"true"`` is not
 ``true`` (the option's own check then says what it must be)."""
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
+Code = Annotated[str, PathParam(max_length=32, pattern="^[A-Za-z0-9_-]+$", description="a link")]
 
 
 class ErrorOut(BaseModel):
@@ -100,6 +104,14 @@ class Credentials(Body):
     password: str = Field(max_length=auth.MAX_PASSWORD)
 
 
+class ReserveIn(Body):
+    seat: StrictInt
+    name: str | None = Field(default=None, max_length=64)
+    """Keep the seat for this player."""
+    link: StrictBool = False
+    """Keep the seat for whoever holds the request's link. Neither: the seat is free again."""
+
+
 class RequestIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
@@ -107,6 +119,16 @@ class RequestIn(Body):
     rated: StrictBool = True
     bots: dict[int, str] = Field(default_factory=dict, max_length=4)
     """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
+    private: StrictBool = False
+    """Not listed in the lobby: joined by its link only."""
+    reserve: list[ReserveIn] = Field(default_factory=list, max_length=4)
+    """Seats kept for a player or for whoever holds the link."""
+
+
+class JoinIn(Body):
+    seat: StrictInt | None = None
+    """The seat you want (in team play seats 0 and 2 are partners, 1 and 3); none: the seat
+    kept for you, else the first free one."""
 
 
 class ComputerIn(Body):
@@ -368,16 +390,55 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.rated,
             body.bots,
             client=address(request),
+            private=body.private,
+            reserve=[(r.seat, r.name, r.link) for r in body.reserve],
         )
 
     @app.get("/api/requests/{request_id}")
-    async def one_request(request_id: Id) -> dict[str, Any]:
-        """One request, whatever its status (``game_id`` once it has started)."""
-        return await club.request(request_id)
+    async def one_request(
+        request_id: Id, found: Annotated[tuple[User, str] | None, Depends(current)]
+    ) -> dict[str, Any]:
+        """One request, whatever its status (``game_id`` once it has started); a private one
+        only to those who sit at it."""
+        return await club.request(request_id, found[0] if found else None)
 
     @app.post("/api/requests/{request_id}/join")
-    async def join(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
-        return await club.join(user, request_id)
+    async def join(
+        request_id: Id,
+        user: Annotated[User, Depends(changing)],
+        body: Annotated[JoinIn | None, BodyParam()] = None,
+    ) -> dict[str, Any]:
+        """Take a seat (``seat``, or the one kept for you, or the first free one)."""
+        return await club.join(user, request_id, body.seat if body else None)
+
+    @app.post("/api/requests/{request_id}/reserve")
+    async def reserve(
+        request_id: Id, body: ReserveIn, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        """The creator keeps a seat for a player or for the link, or frees it."""
+        return await club.reserve(user, request_id, body.seat, body.name, body.link)
+
+    @app.get("/api/me/requests")
+    async def my_requests(
+        found: Annotated[tuple[User, str], Depends(signed_in)],
+    ) -> list[dict[str, Any]]:
+        """The open requests you sit at, private ones too, each with its link's code."""
+        return await club.my_requests(found[0])
+
+    @app.get("/api/invites/{code}")
+    async def invite(code: Code) -> dict[str, Any]:
+        """The request behind a link, whatever its status."""
+        return await club.invite(code)
+
+    @app.post("/api/invites/{code}/join")
+    async def join_by_link(
+        code: Code,
+        user: Annotated[User, Depends(changing)],
+        body: Annotated[JoinIn | None, BodyParam()] = None,
+    ) -> dict[str, Any]:
+        """Take a seat of the request behind a link (private or not; also a seat kept for
+        the link)."""
+        return await club.join_by_link(user, code, body.seat if body else None)
 
     @app.post("/api/requests/{request_id}/leave")
     async def leave(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
@@ -470,6 +531,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ClubError(409, "not_over", f"game {game_id} is not over")
         return row.record
 
+    @app.get("/api/games/{game_id}/shuffle")
+    async def game_shuffle(game_id: Id) -> dict[str, Any]:
+        """The check of a finished game's verifiable shuffle, as `kozel verify` makes it: the
+        commitment, and whether each deal is the one its seeds give."""
+        row = await club.game_row(game_id)
+        if row.record is None:
+            raise ClubError(409, "not_over", f"game {game_id} is not over")
+        check = await asyncio.to_thread(verify, row.record)
+        return {**check.to_dict(), "shuffle": row.record.get("shuffle")}
+
     @app.get("/api/games/{game_id}/positions")
     async def game_positions(game_id: Id) -> dict[str, Any]:
         """Every position of every round of a finished game, computed by the engine: all
@@ -482,6 +553,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 422, "no_positions", f"game {game_id} is not played on a layout: see its record"
             )
         return await asyncio.to_thread(positions, row.record)
+
+    @app.get("/api/live")
+    async def live(
+        game: Annotated[str | None, Query(max_length=20)] = None,
+    ) -> list[dict[str, Any]]:
+        """The games being played, newest first, for anyone to watch (``game``: of that game
+        only): players with their ratings, the round, the score per scoring unit."""
+        return await club.live_games(game)
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> list[dict[str, Any]]:
@@ -508,6 +587,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/games/{game_id}/review",
         "/players/{name}",
         "/tournaments/{tournament_id}",
+        "/invite/{code}",
         "/rules",
         "/rules/{game}",
         "/admin",
@@ -540,7 +620,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return  # the client went away; the receiving side ends the connection
         except ClubError as error:
             if error.status == 404:
-                await send_error(websocket, "no_table", error.message)
+                # a link's socket names its case; the others say there is no table
+                code = "no_invite" if error.code == "no_invite" else "no_table"
+                await send_error(websocket, code, error.message)
                 await close(websocket, 1000, "no table")
                 return
             await close(websocket, TRY_AGAIN, error.message)
@@ -627,6 +709,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return json.dumps(await club.tournament(tournament_id))
 
         sender = asyncio.create_task(forward(websocket, tourney.channel(tournament_id), snapshot))
+        try:
+            async for text in messages(websocket):
+                if message_type(text, club.settings.max_message_bytes) == "ping":
+                    await websocket.send_text(json.dumps({"type": "pong"}))
+        finally:
+            sender.cancel()
+
+    @app.websocket("/ws/invites/{code}")
+    async def invite_feed(websocket: WebSocket, code: str) -> None:
+        """The request behind a link, then again after every change (each message is the
+        whole request). Read-only but for ``ping``."""
+        await websocket.accept()
+
+        async def snapshot() -> str:
+            return json.dumps({"type": "invite", "request": await club.invite(code[:32])})
+
+        sender = asyncio.create_task(forward(websocket, seating.channel(code[:32]), snapshot))
         try:
             async for text in messages(websocket):
                 if message_type(text, club.settings.max_message_bytes) == "ping":
@@ -756,6 +855,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                     if reply.code == "stale":
                         await websocket.send_text(dumps(await club.table_state(game_id, seat)))
+            elif kind == "seed":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators add no seed")
+                    return
+                reply = await club.add_seed(game_id, seat, message.get("seed"))
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message, params=reply.params)
+            elif kind == "rematch":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators do not play again")
+                    return
+                accept = message.get("accept", True)
+                if type(accept) is not bool:
+                    await send_error(
+                        websocket, "bad_request", 'a rematch is {"type": "rematch", "accept": true}'
+                    )
+                    return
+                reply = await club.rematch(game_id, seat, accept)
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message)
             elif kind == "replace":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators do not vote")
@@ -767,7 +886,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await send_error(
                     websocket,
                     "unknown_type",
-                    "message types are move, next, replace, sync, chat and ping",
+                    "message types are move, next, seed, replace, rematch, sync, chat and ping",
                 )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"

@@ -87,6 +87,11 @@ class Settings:
     bot_delay_ms: int = 900
     """How long after the previous move a computer player moves (thinking included), so that
     people can follow the game; 0 in tests where speed matters."""
+    seed_seconds: float = 5.0
+    """How long a new table's first deal waits for the people at it to add their seeds to the
+    verifiable shuffle (it comes as soon as every one has); 0 deals at once."""
+    rematch_seconds: float = 60.0
+    """How long a rematch offered at a game's end waits for every person's answer."""
     presence_grace_seconds: float = 5.0
     """How long a person's seat may have no open socket before the table shows it
     disconnected (a page reload or a network blip reconnects sooner and shows nothing); the
