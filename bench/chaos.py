@@ -405,6 +405,10 @@ class Seat:
                 self.saw(message)
                 progressed = True
             self.note(f"v{version} turn {(message.get('view') or {}).get('turn')}")
+            shuffle = message.get("shuffle")
+            you = message.get("you")
+            if shuffle and "view" not in message and you is not None and not shuffle["seeds"][you]:
+                await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
             if self.over:
                 return True, "over"
             await self.act(sock)
