@@ -304,6 +304,7 @@ class Seat:
         self.sent_at = 0.0
         self.acknowledged: list[dict[str, Any]] = []
         self.over = False
+        self.seeded = False
         self.trail: deque[str] = deque(maxlen=12)
         """The seat's last doings, to tell what happened to one that got stuck."""
 
@@ -376,6 +377,8 @@ class Seat:
                 self.note(f"error {code}")
                 if code == "stale":
                     continue  # a full state follows
+                if code in ("seed_late", "seed_twice"):
+                    continue  # the deal came first, or the seed was taken before a reconnect
                 if code not in ("unavailable", "no_table"):
                     self.anomaly(f"error {code}: {message['message']}")
                 return progressed, code
@@ -405,13 +408,19 @@ class Seat:
                 self.saw(message)
                 progressed = True
             self.note(f"v{version} turn {(message.get('view') or {}).get('turn')}")
-            shuffle = message.get("shuffle")
-            you = message.get("you")
-            if shuffle and "view" not in message and you is not None and not shuffle["seeds"][you]:
+            if self.needs_seed(message):  # as the browser does: once
+                self.seeded = True
                 await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
             if self.over:
                 return True, "over"
             await self.act(sock)
+
+    def needs_seed(self, state: dict[str, Any]) -> bool:
+        """Before the first deal a person adds a seed of his own to the table's shuffle."""
+        shuffle, you = state.get("shuffle"), state.get("you")
+        if self.seeded or not shuffle or "view" in state or you is None:
+            return False
+        return not shuffle["seeds"][you]
 
     def saw(self, state: dict[str, Any]) -> None:
         timed_out = (state.get("result") or {}).get("timeout")
