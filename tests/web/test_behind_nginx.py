@@ -124,7 +124,7 @@ def test_a_person_plays_through_the_guides_nginx_on_another_port(
             page.fill("#name", "olga")
             page.fill("#password", "correct horse battery")
             page.click("#register")
-            expect(page.locator("#play-computer")).to_be_visible()
+            expect(page.locator("#play-computer")).to_be_visible(timeout=30_000)
             page.click("#play-computer")
             page.wait_for_url("**/games/*")
             expect(page.locator(".table")).to_be_visible()
