@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 
-.PHONY: run test lint chromium bench strength screenshots clean
+.PHONY: run test lint chromium nginx bench strength screenshots clean
 
 $(STAMP): pyproject.toml setup.py kozel/_kernel.c
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,7 @@ lint: $(STAMP)
 
 # Two workers: much of the suite waits on servers, browsers and subprocesses, and the tests
 # share nothing (each has its own database, port and Redis namespace).
-test: lint chromium
+test: lint chromium nginx
 	$(BIN)/pytest -n 2 --dist worksteal
 
 # The browser tests drive Debian's chromium with Playwright (Playwright's own browser download
@@ -33,6 +33,14 @@ chromium:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
+
+# tests/web/test_behind_nginx.py follows docs/deploy.md with Debian's nginx (run as the test's
+# own process on a free port); install it when it is missing.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  echo "installing Debian's nginx for the deploy guide's test"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q nginx; }
 
 # Play the browser tests again, saving the README's screenshots in docs/screenshots.
 screenshots: $(STAMP) chromium

@@ -58,6 +58,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from kozel import patch
 from kozel.notation import replay
 from kozel.server.db import Game, GameEvent
 
@@ -303,6 +304,7 @@ class Seat:
         self.sent_at = 0.0
         self.acknowledged: list[dict[str, Any]] = []
         self.over = False
+        self.seeded = False
         self.trail: deque[str] = deque(maxlen=12)
         """The seat's last doings, to tell what happened to one that got stuck."""
 
@@ -375,14 +377,26 @@ class Seat:
                 self.note(f"error {code}")
                 if code == "stale":
                     continue  # a full state follows
+                if code in ("seed_late", "seed_twice"):
+                    continue  # the deal came first, or the seed was taken before a reconnect
                 if code not in ("unavailable", "no_table"):
                     self.anomaly(f"error {code}: {message['message']}")
                 return progressed, code
-            if message["type"] != "state":
+            if message["type"] not in ("state", "event"):
                 continue
             if message["game"] != self.game_id:  # a forwarded answer mixed up with another
                 self.anomaly(f"was sent the state of game {message['game']}")
                 continue
+            if message["type"] == "event":
+                # what changed since the state held: applied to it, or, after a missed
+                # version, the whole state asked for again
+                if fresh or message["version"] != self.last["version"] + 1:
+                    if message["version"] > self.last["version"]:
+                        self.chaos.figures.errors["missed_version"] += 1
+                        await sock.send(json.dumps({"type": "sync"}))
+                    continue
+                held = patch.apply(self.last, message["patch"])
+                message = {**held, "version": message["version"]}
             version = message["version"]
             if version < self.last["version"]:
                 self.chaos.figures.stale_snapshots += 1
@@ -394,9 +408,19 @@ class Seat:
                 self.saw(message)
                 progressed = True
             self.note(f"v{version} turn {(message.get('view') or {}).get('turn')}")
+            if self.needs_seed(message):  # as the browser does: once
+                self.seeded = True
+                await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
             if self.over:
                 return True, "over"
             await self.act(sock)
+
+    def needs_seed(self, state: dict[str, Any]) -> bool:
+        """Before the first deal a person adds a seed of his own to the table's shuffle."""
+        shuffle, you = state.get("shuffle"), state.get("you")
+        if self.seeded or not shuffle or "view" in state or you is None:
+            return False
+        return not shuffle["seeds"][you]
 
     def saw(self, state: dict[str, Any]) -> None:
         timed_out = (state.get("result") or {}).get("timeout")

@@ -216,6 +216,13 @@ class Pending:
     seen: set[int] = field(default_factory=set)
 
 
+def needs_seed(state: dict[str, Any]) -> bool:
+    """Before the first deal a person adds a seed of his own to the table's shuffle."""
+    shuffle = state.get("shuffle")
+    you = state.get("you")
+    return bool(shuffle) and "view" not in state and you is not None and not shuffle["seeds"][you]
+
+
 class Guest:
     def __init__(self, server: dict[str, str], transport: httpx.AsyncHTTPTransport) -> None:
         self.server = server
@@ -335,6 +342,7 @@ class Players:
         pending: list[Pending | None] = [None]
         acted = [-1] * 4
         held: list[dict[str, Any] | None] = [None] * 4
+        seeded = [False] * 4
         over = asyncio.Event()
         finished = [False]
 
@@ -389,6 +397,9 @@ class Players:
                     return
                 if you in state.get("next_round", {}).get("waiting", []):
                     await sock.send(json.dumps({"type": "next"}))
+                if needs_seed(state) and not seeded[seat_index]:  # as the browser does
+                    seeded[seat_index] = True
+                    await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
                 view = state.get("view")
                 if (
                     view

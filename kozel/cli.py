@@ -302,6 +302,53 @@ def replay(
 
 
 @app.command()
+def verify(
+    file: Annotated[Path, typer.Argument(help="A JSON Lines file of kozel-record/1 records.")],
+) -> None:
+    """Derive every deal again from each record's verifiable shuffle (the server seed, which
+    must match the commitment, and the players' seeds) and say whether each matches; exit 1
+    unless every record does. The moves are `kozel replay`'s to check."""
+    from kozel.verify import verify_lines
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise fail(f"cannot read {file}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise fail(f"{file} is not UTF-8 text") from None
+    good = bad = 0
+    for line, checks in verify_lines(text.splitlines()):
+        for n, check in enumerate(checks, start=1):
+            where = f"line {line}" + (f", game {n}" if len(checks) > 1 else "")
+            colour = "green" if check.ok else "red"
+            verdict = "verified" if check.ok else "NOT verified"
+            out.print(
+                f"[{colour}]{where}: {check.game}: {verdict}[/]"
+                + (f" (commitment {check.commitment})" if check.commitment else ""),
+                highlight=False,
+                soft_wrap=True,
+            )
+            for problem in check.problems:
+                out.print(f"  [red]{escape(problem)}[/]", highlight=False, soft_wrap=True)
+            for rnd in check.rounds:
+                if rnd.ok:
+                    out.print(f"  round {rnd.round}: the deal matches", highlight=False)
+                for problem in rnd.problems:
+                    out.print(
+                        f"  [red]round {rnd.round}: does not match: {escape(problem)}[/]",
+                        highlight=False,
+                        soft_wrap=True,
+                    )
+            good, bad = (good + 1, bad) if check.ok else (good, bad + 1)
+    if good + bad == 0:
+        raise fail(f"{file} holds no records", 1)
+    colour = "green" if not bad else "red"
+    out.print(f"[{colour}]{good} records verified, {bad} not[/]")
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
 def analyse(
     file: Annotated[Path, typer.Argument(help="A JSON Lines file of kozel-record/1 records.")],
     game: Annotated[int, typer.Option("--game", min=1, help="Which record (1 = the first).")] = 1,
@@ -543,7 +590,10 @@ def serve(
     ] = Settings.lease_seconds,
     admin: Annotated[
         list[str] | None,
-        typer.Option(help="A player who may see /api/admin/tables (repeat for several)."),
+        typer.Option(
+            help="A name whose player may see /api/admin/tables (repeat for several); it "
+            "trusts whoever registers the name: on a public club use `kozel admin grant`."
+        ),
     ] = None,
     requests_per_minute: Annotated[
         int,
@@ -582,6 +632,18 @@ def serve(
             "(a reload or a network blip within them shows nothing).",
         ),
     ] = Settings.presence_grace_seconds,
+    seed_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a new table's first deal waits for the players' seeds to the shuffle "
+            "(sooner once every person has added his; 0: at once).",
+        ),
+    ] = Settings.seed_seconds,
+    rematch_seconds: Annotated[
+        float,
+        typer.Option(min=1, help="Seconds a rematch offered at a game's end waits for answers."),
+    ] = Settings.rematch_seconds,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -611,8 +673,73 @@ def serve(
         chat_per_minute=chat_per_minute,
         round_pause_seconds=round_pause,
         presence_grace_seconds=presence_grace,
+        rematch_seconds=rematch_seconds,
+        seed_seconds=seed_seconds,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
+
+
+admin_app = typer.Typer(
+    help="The club's administrators, kept in its database (they may see /admin).",
+    no_args_is_help=True,
+)
+app.add_typer(admin_app, name="admin")
+DbOption = Annotated[
+    str,
+    typer.Option(help="The club's database: sqlite:///FILE or postgresql://USER@HOST/DB"),
+]
+
+
+def _admin_db(db: str) -> str:
+    from kozel.server.settings import database_url
+
+    try:
+        return database_url(db)
+    except ValueError as e:
+        raise fail(str(e)) from None
+
+
+@admin_app.command("grant")
+def admin_grant(
+    name: Annotated[str, typer.Argument(help="A registered player's name.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Make a registered player an administrator (register the account first)."""
+    import asyncio
+
+    from kozel.server.admins import set_admin
+
+    found = asyncio.run(set_admin(_admin_db(db), name, True))
+    if found is None:
+        raise fail(f"there is no registered player {name!r}: register the account first", 1)
+    out.print(f"{escape(found)} is an administrator", highlight=False)
+
+
+@admin_app.command("revoke")
+def admin_revoke(
+    name: Annotated[str, typer.Argument(help="An administrator's name.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Make a player no longer an administrator."""
+    import asyncio
+
+    from kozel.server.admins import set_admin
+
+    found = asyncio.run(set_admin(_admin_db(db), name, False))
+    if found is None:
+        raise fail(f"there is no registered player {name!r}", 1)
+    out.print(f"{escape(found)} is no longer an administrator", highlight=False)
+
+
+@admin_app.command("list")
+def admin_list(db: DbOption = DEFAULT_DB) -> None:
+    """The club's administrators."""
+    import asyncio
+
+    from kozel.server.admins import admins
+
+    for name in asyncio.run(admins(_admin_db(db))):
+        out.print(escape(name), highlight=False)
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -129,13 +130,16 @@ class GameMatch(Protocol):
         """True before the first deal and after each finished round of a game not over."""
         ...
 
-    def deal_next(self) -> dict[str, Any]:
-        """Deal the next round from the match's own generator; return the deal as data to
-        store (:meth:`apply_deal` plays it again)."""
+    def deal_next(self, stream: random.Random | None = None) -> dict[str, Any]:
+        """Deal the next round: every chance event of it from ``stream`` (the round's stream
+        of a verifiable shuffle, :func:`kozel.shuffle.round_stream`), else from the match's own
+        generator; return the deal as data to store (:meth:`apply_deal` plays it again)."""
         ...
 
-    def apply_deal(self, data: dict[str, Any]) -> None:
-        """Play a stored deal (:meth:`deal_next`'s data); ``ValueError`` if it is not one."""
+    def apply_deal(self, data: dict[str, Any], stream: random.Random | None = None) -> None:
+        """Play a stored deal (:meth:`deal_next`'s data), dealt from ``stream`` when it was
+        (a game whose later chance comes from the same stream goes on with it); ``ValueError``
+        if it is not one."""
         ...
 
     def read_move(self, raw: object) -> GameMove:
@@ -172,6 +176,12 @@ class GameMatch(Protocol):
     def progress(self) -> tuple[int, int]:
         """The round being played (or, between rounds, the last one), from 1, and the moves
         made in it as its record counts them; ``(0, 0)`` before the first deal."""
+        ...
+
+    def standing(self) -> list[int]:
+        """Each scoring unit's score so far, as the last finished round left it (the Goat
+        family: its account; the races: its points; Poker: each seat's chips; Trumps: each
+        pair's points): what a list of live games shows."""
         ...
 
     def shown_hands(self) -> list[list[str]]:
@@ -255,6 +265,15 @@ class Game(Protocol):
 
     def move_to_dict(self, move: GameMove) -> dict[str, Any]:
         """A move as a client sends it (and the record writes it, without the seat)."""
+        ...
+
+    def check_deal(
+        self, opts: Options, number: int, recorded: dict[str, Any], stream: random.Random
+    ) -> list[str]:
+        """How round ``number`` (from 1) of a record of this game, ``recorded``, differs from
+        what ``stream`` (that round's stream of a verifiable shuffle) deals: every chance event
+        of the round (the deal, the redeals, a lot, Poker's draws from the shuffled discards),
+        each difference in English; ``[]`` when the stream deals exactly that round."""
         ...
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:

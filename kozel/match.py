@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kozel.codec import is_int, move_to_dict, parse_move, read_tile, want
 from kozel.core import (
@@ -32,6 +32,15 @@ if TYPE_CHECKING:
     from kozel.views import SeatView
 
 __all__ = ["Match", "MatchResult", "RoundResult"]
+
+
+class RoundChance(NamedTuple):
+    """Every chance event of one round (:meth:`Match.draw_chance`)."""
+
+    lot: tuple[Tile, ...] | None
+    deal: Deal
+    redeals: int
+    place_lot: tuple[int, ...] | None
 
 
 @dataclass(frozen=True)
@@ -132,9 +141,9 @@ class Match:
     def needs_deal(self) -> bool:
         return not self.over and (self._round is None or self._round.over)
 
-    def deal_next(self) -> dict[str, Any]:
+    def deal_next(self, stream: random.Random | None = None) -> dict[str, Any]:
         first = not self.results
-        rnd = self.next_round()
+        rnd = self.next_round(rng=stream)
         data: dict[str, Any] = {
             "hands": [[TILE_NAMES[t] for t in hand] for hand in rnd.deal.hands],
             "bazaar": [TILE_NAMES[t] for t in rnd.deal.bazaar],
@@ -146,7 +155,9 @@ class Match:
             data["place_lot"] = list(rnd.place_lot)
         return data
 
-    def apply_deal(self, data: dict[str, Any]) -> None:
+    def apply_deal(self, data: dict[str, Any], stream: random.Random | None = None) -> None:
+        """Play a stored deal (its data has every chance event of the round: ``stream`` is
+        not needed)."""
         want(isinstance(data, dict), "a deal must be an object")
         hands, bazaar = data.get("hands"), data.get("bazaar")
         redeals, lot = data.get("redeals"), data.get("lot")
@@ -200,6 +211,9 @@ class Match:
         moves = sum(type(move) is not DeclineHundred for _, move, _ in self._round.history)
         return (len(self.results) + (0 if self._round.over else 1), moves)
 
+    def standing(self) -> list[int]:
+        return [self.scoring.score_of(cell) for cell in self.sheet]
+
     def shown_hands(self) -> list[list[str]]:
         return [[TILE_NAMES[t] for t in tiles_of(hand)] for hand in self.round.hands]
 
@@ -230,20 +244,34 @@ class Match:
             other._round = self._round.copy()
         return other
 
-    def deal(self) -> tuple[Deal, int]:
-        """A fresh deal for this game from the match's generator, and its redeal count."""
+    def deal(self, rng: random.Random | None = None) -> tuple[Deal, int]:
+        """A fresh deal for this game from ``rng`` (default: the match's generator), and its
+        redeal count."""
         rules = self.rules
         players = self.opts.players
         return deal_tiles(
-            self.rng, players, rules.hand_size(self.opts), rules.redeal, rules.redeal_on_suit
+            rng or self.rng, players, rules.hand_size(self.opts), rules.redeal, rules.redeal_on_suit
         )
 
-    def draw_lot(self) -> tuple[Tile, ...]:
+    def draw_lot(self, rng: random.Random | None = None) -> tuple[Tile, ...]:
         """The lot for the first leader: one tile drawn by each seat from the shuffled set
         (then returned and shuffled again before the deal)."""
         tiles = list(range(TILE_COUNT))
-        self.rng.shuffle(tiles)
+        (rng or self.rng).shuffle(tiles)
         return tuple(tiles[: self.opts.players])
+
+    def draw_chance(self, rng: random.Random, first: bool) -> RoundChance:
+        """Every chance event of a round, drawn from ``rng`` in this order: the lot for the
+        first leader (``first``: a game's first round, when the game draws one), the deal
+        (again after each redeal), the lot for equal counts (games that list places)."""
+        lot = self.draw_lot(rng) if first and self.rules.uses_lot(self.opts) else None
+        deal, redeals = self.deal(rng)
+        place_lot = None
+        if self.rules.places_by_lot:
+            seats = list(range(self.opts.players))
+            rng.shuffle(seats)
+            place_lot = tuple(seats)
+        return RoundChance(lot, deal, redeals, place_lot)
 
     def next_round(
         self,
@@ -251,33 +279,44 @@ class Match:
         redeals: int = 0,
         lot: Sequence[Tile] | None = None,
         place_lot: Sequence[int] | None = None,
+        rng: random.Random | None = None,
     ) -> Round:
-        """Deal the next round (from the match's generator unless ``deal`` is given). The first
+        """Deal the next round (from ``rng``, else the match's generator, unless ``deal`` is
+        given): every chance event of the round as :meth:`draw_chance` draws them. The first
         round of a game that chooses its first leader by lot draws the lot first, unless
-        ``lot`` gives it (one distinct tile per seat). A game that lists places draws the lot
-        for equal counts after the deal, unless ``place_lot`` gives it (every seat once; a
-        replay takes it from the record's places)."""
+        ``lot`` gives it (one distinct tile per seat, with its ``deal``). A game that lists
+        places draws the lot for equal counts after the deal, unless ``place_lot`` gives it
+        (every seat once; a replay takes it from the record's places)."""
         if self.over:
             raise IllegalMove("the game is over")
         if self._round is not None and not self._round.over:
             raise IllegalMove("the current round is not over")
         rules = self.rules
+        source = rng or self.rng
         by_lot = not self.results and rules.uses_lot(self.opts)
+        drawn = deal is None
+        if drawn:
+            if lot is not None or place_lot is not None:
+                raise ValueError("a round's lot is given with its deal")
+            chance = self.draw_chance(source, not self.results)
+            lot, deal, redeals, place_lot = (
+                chance.lot,
+                chance.deal,
+                chance.redeals,
+                chance.place_lot,
+            )
         if lot is not None and not by_lot:
             raise ValueError("this round has no lot: only a game's first leader is drawn by lot")
         if by_lot:
             if lot is None:
-                if deal is not None:
-                    raise ValueError("the first round of this game needs its lot")
-                lot = self.draw_lot()
+                raise ValueError("the first round of this game needs its lot")
             if len(lot) != self.opts.players or len(set(lot)) != len(lot):
                 raise ValueError(f"the lot must be {self.opts.players} different tiles")
             self.lot = tuple(lot)
         if place_lot is not None and not rules.places_by_lot:
             raise ValueError(f"{rules.id} lists no places: a round has no place lot")
-        if deal is None:
-            deal, redeals = self.deal()
-        else:
+        assert deal is not None
+        if not drawn:
             deal.validate(self.opts.players, rules.hand_size(self.opts))
             if rules.redeal and deal.needs_redeal(rules.redeal_on_suit):
                 suits = " or 6+ of a suit" if rules.redeal_on_suit else ""
@@ -289,7 +328,7 @@ class Match:
             places_lot = tuple(place_lot)
         elif rules.places_by_lot:
             shuffled = list(seats)
-            self.rng.shuffle(shuffled)
+            source.shuffle(shuffled)
             places_lot = tuple(shuffled)
         else:
             places_lot = ()

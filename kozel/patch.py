@@ -98,9 +98,20 @@ def _key(token: str) -> str:
 
 def apply(document: Any, ops: list[Op]) -> Any:
     """``document`` with ``ops`` applied, as a new document: ``document`` itself is not
-    changed (the containers on each operation's path are copied; the rest is shared).
-    ``PatchError`` when an operation does not fit."""
+    changed (each container on an operation's path is copied, once per patch; the rest is
+    shared). ``PatchError`` when an operation does not fit."""
     root: Any = document
+    copied: dict[int, Any] = {}
+    """The containers this patch has made, by id (they may be changed in place; holding
+    them keeps their ids from being reused)."""
+
+    def own(container: Any) -> Any:
+        if id(container) in copied:
+            return container
+        made = _copy(container)
+        copied[id(made)] = made
+        return made
+
     for op in ops:
         if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str):
             raise PatchError(f"not an operation: {op!r}")
@@ -113,10 +124,9 @@ def apply(document: Any, ops: list[Op]) -> Any:
         if not pointer.startswith("/"):
             raise PatchError(f"a pointer starts with '/': {pointer!r}")
         tokens = [_key(token) for token in pointer[1:].split("/")]
-        root = _copy(root)
-        parent = root
+        root = parent = own(root)
         for token in tokens[:-1]:
-            child = _copy(_member(parent, token, pointer))
+            child = own(_member(parent, token, pointer))
             _put(parent, token, child, pointer)
             parent = child
         last = tokens[-1]

@@ -9,7 +9,7 @@ from typing import Any
 from kozel.codec import is_int, want
 from kozel.core import InvalidOption
 from kozel.game import Game
-from kozel.notation import FORMAT, RecordError
+from kozel.notation import FORMAT, RecordError, seats_as_set
 from kozel.options import Options
 from kozel.scoring.base import MatchResult
 
@@ -74,4 +74,7 @@ def check_result(record: dict[str, Any], res: MatchResult | None) -> None:
     assert isinstance(result, dict) and res is not None
     computed = {"timeout": None, **res.to_dict()}  # no timeout: none recorded
     for field, value in computed.items():
-        same("result", field, result.get(field), value)
+        recorded = result.get(field)
+        if field in ("winners", "losers"):  # a set of seats or units, in any order
+            recorded, value = seats_as_set(recorded), seats_as_set(value)
+        same("result", field, recorded, value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from typing import Literal, NamedTuple
 
@@ -44,6 +45,7 @@ from kozel.core import (
 )
 from kozel.options import Options
 from kozel.rules import HAND_SIZE, Ruleset
+from kozel.shuffle import DealStream
 
 EndKind = Literal["out", "fish", "sortir", "timeout"]
 
@@ -149,17 +151,23 @@ def deal_tiles(
 ) -> tuple[Deal, int]:
     """Shuffle and deal ``hand_size`` tiles to each player until no hand needs a redeal (when
     the game has ``redeal``; ``suits``: six of a suit too); return the deal and the redeal
-    count."""
+    count. The tiles start in their order (``0-0``, ``0-1`` … ``6-6``); a redeal shuffles the
+    same list again. A verifiable shuffle's stream (:class:`~kozel.shuffle.DealStream`)
+    shuffles with its own documented algorithm."""
     redeals = 0
     tiles = list(range(TILE_COUNT))
     cut = players * hand_size
     uniform = rng.random
+    exact = isinstance(rng, DealStream)
     while True:
-        # Fisher-Yates from uniform floats: the bias is below 2**-50 per step, and it is
-        # faster than ``rng.shuffle``'s integer draws (the deal is a fifth of a random round).
-        for i in range(TILE_COUNT - 1, 0, -1):
-            j = int(uniform() * (i + 1))
-            tiles[i], tiles[j] = tiles[j], tiles[i]
+        if exact:
+            rng.shuffle(tiles)
+        else:
+            # Fisher-Yates from uniform floats: the bias is below 2**-50 per step, and it is
+            # faster than ``rng.shuffle``'s integer draws (the deal is a fifth of a round).
+            for i in range(TILE_COUNT - 1, 0, -1):
+                j = int(uniform() * (i + 1))
+                tiles[i], tiles[j] = tiles[j], tiles[i]
         deal = Deal(
             tuple([tuple(tiles[i : i + hand_size]) for i in range(0, cut, hand_size)]),
             tuple(tiles[cut:]),
@@ -167,6 +175,16 @@ def deal_tiles(
         if not redeal or not deal.needs_redeal(suits):
             return deal, redeals
         redeals += 1
+
+
+def places_by(winner: int, counts: Sequence[int], lot: Iterable[int]) -> list[int]:
+    """The seats by place: the winner first, then by count ascending, equal counts in the
+    order of ``lot`` (every seat once).
+
+    >>> places_by(2, [10, 4, 0, 10], [3, 0, 1, 2])
+    [2, 1, 3, 0]
+    """
+    return [winner, *sorted((s for s in lot if s != winner), key=lambda s: counts[s])]
 
 
 _BIT: tuple[int, ...] = tuple(1 << t for t in range(TILE_COUNT))
@@ -634,11 +652,7 @@ class Round:
         """The seats by place at the round's end: the winner (the end's seat) first, then by
         count ascending, equal counts in the order of the round's ``place_lot``."""
         assert self.end is not None
-        winner = self.end.seat
-        counts = self.counts()
-        lot = self.place_lot or tuple(range(self.players))
-        rest = sorted((s for s in lot if s != winner), key=lambda s: counts[s])
-        return [winner, *rest]
+        return places_by(self.end.seat, self.counts(), self.place_lot or range(self.players))
 
     def blocked(self) -> bool:
         """True when no tile that can still come into play fits an open arm (a fish)."""

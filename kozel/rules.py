@@ -17,6 +17,7 @@ kozel.core.InvalidOption: option 'players' must be one of 2, 3, 4; got 5
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
@@ -245,6 +246,45 @@ class Ruleset(DeclaredOptions):
         from kozel.codec import move_to_dict
 
         return move_to_dict(move)
+
+    def check_deal(
+        self, opts: Options, number: int, recorded: dict[str, Any], stream: random.Random
+    ) -> list[str]:
+        """The round's chance drawn again from ``stream`` (:meth:`Match.draw_chance`: the lot,
+        the deal with its redeals, the lot for equal counts) against the record's round."""
+        from kozel.core import TILE_NAMES
+        from kozel.match import Match
+        from kozel.round import places_by
+        from kozel.shuffle import deal_differences
+
+        chance = Match(self, opts).draw_chance(stream, number == 1)
+        names = [[TILE_NAMES[t] for t in hand] for hand in chance.deal.hands]
+        out = deal_differences(
+            recorded.get("deal"), names, [TILE_NAMES[t] for t in chance.deal.bazaar]
+        )
+        if recorded.get("redeals") != chance.redeals:
+            out.append(
+                f"{recorded.get('redeals')!r} redeals in the record; the shuffle makes "
+                f"{chance.redeals}"
+            )
+        if chance.lot is not None:
+            lot = [TILE_NAMES[t] for t in chance.lot]
+            if recorded.get("lot") != lot:
+                out.append(
+                    f"the lot is {recorded.get('lot')!r} in the record; the shuffle draws {lot}"
+                )
+        end, counts = recorded.get("end"), recorded.get("counts")
+        if chance.place_lot is not None and isinstance(end, dict) and "places" in end:
+            try:
+                places = places_by(end["seat"], counts, chance.place_lot)  # type: ignore[arg-type]
+            except (TypeError, IndexError, KeyError):
+                places = None
+            if end["places"] != places:
+                out.append(
+                    f"the places are {end['places']!r} in the record; the shuffle's lot for "
+                    f"equal counts gives {places}"
+                )
+        return out
 
     def make_bot(self, level: str, seed: int | None = None) -> Bot:
         """A bot of the layout games by level (:func:`kozel.bots.make_bot`)."""

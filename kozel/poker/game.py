@@ -3,6 +3,7 @@ an upper bound) and how to start, replay and seat bots in a session."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +101,16 @@ class PokerGame(DeclaredOptions):
         from kozel.poker.moves import move_to_dict
 
         return move_to_dict(move)
+
+    def check_deal(
+        self, opts: Options, number: int, recorded: dict[str, Any], stream: random.Random
+    ) -> list[str]:
+        """The hand's deal and its draws from the shuffled discards
+        (:func:`kozel.poker.record.check_hand`)."""
+        from kozel.poker.record import check_hand
+
+        assert isinstance(opts, PokerOptions)
+        return check_hand(opts, number, recorded, stream)
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.poker.bots import make_poker_bot

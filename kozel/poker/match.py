@@ -36,6 +36,20 @@ class PokerOptions(Options):
     hands: int
 
 
+def deal_hand(rng: random.Random, chips: Sequence[int]) -> tuple[list[list[str]], list[str]]:
+    """Shuffle the 20 tiles (in :data:`POKER_TILES`' order) and deal five, in seat order, to
+    each seat that has chips (sorted; ``[]`` for the others): the hands and the bazaar, the
+    rest in draw order."""
+    tiles = list(POKER_TILES)
+    rng.shuffle(tiles)
+    hands: list[list[str]] = []
+    for stack in chips:
+        count = HAND_SIZE if stack > 0 else 0
+        hands.append([TILE_NAMES[t] for t in sorted(tiles[:count])])
+        del tiles[:count]
+    return hands, [TILE_NAMES[t] for t in tiles]
+
+
 class PokerMatch:
     """A session of hands from the first deal to its result."""
 
@@ -93,27 +107,27 @@ class PokerMatch:
 
     # --- the deal -------------------------------------------------------------------------
 
-    def deal_next(self) -> dict[str, Any]:
-        """Shuffle the 20 tiles and deal the next hand; return the deal as data (the hands,
-        the bazaar in draw order, and the seed that will shuffle the hand's discards)."""
-        tiles = list(POKER_TILES)
-        self.rng.shuffle(tiles)
-        hands: list[list[str]] = []
-        for chips in self.chips:
-            count = HAND_SIZE if chips > 0 else 0
-            hands.append([TILE_NAMES[t] for t in sorted(tiles[:count])])
-            del tiles[:count]
+    def deal_next(self, stream: random.Random | None = None) -> dict[str, Any]:
+        """Shuffle the 20 tiles and deal the next hand (:func:`deal_hand`); return the deal
+        as data (the hands, the bazaar in draw order, and, without a ``stream``, the seed that
+        will shuffle the hand's discards: a verifiable shuffle's stream goes on to shuffle
+        them itself)."""
+        if stream is not None:
+            hands, bazaar = deal_hand(copy.deepcopy(stream), self.chips)
+            data: dict[str, Any] = {"hands": hands, "bazaar": bazaar}
+            self.apply_deal(data, stream)
+            return data
+        hands, bazaar = deal_hand(self.rng, self.chips)
         # the order the hand's discards will be shuffled in, should the bazaar run out, is
         # fixed with the deal: a table rebuilt from its stored deals and moves draws the same
-        data: dict[str, Any] = {
-            "hands": hands,
-            "bazaar": [TILE_NAMES[t] for t in tiles],
-            "shuffle": self.rng.getrandbits(48),
-        }
+        data = {"hands": hands, "bazaar": bazaar, "shuffle": self.rng.getrandbits(48)}
         self.apply_deal(data)
         return data
 
-    def apply_deal(self, data: dict[str, Any]) -> None:
+    def apply_deal(self, data: dict[str, Any], stream: random.Random | None = None) -> None:
+        """Play a stored deal. With the hand's ``stream`` (a verifiable shuffle's) the deal
+        must be the one the stream deals (``ValueError`` otherwise), and the stream, drawn on
+        past the deal, shuffles the hand's discards."""
         from kozel.codec import read_tile
 
         if not self.needs_deal:
@@ -129,6 +143,10 @@ class PokerMatch:
         want(shuffle is None or is_int(shuffle), "a deal's shuffle must be an integer")
         assert isinstance(hands, list) and isinstance(bazaar, list)
         self._shuffler = random.Random(shuffle) if shuffle is not None else self.rng
+        if stream is not None and shuffle is None:
+            if deal_hand(stream, self.chips) != (hands, bazaar):
+                raise ValueError("the deal is not the one the hand's shuffle deals")
+            self._shuffler = stream
         self.start_hand(
             [[read_tile(t, "deal") for t in h] for h in hands],
             [read_tile(t, "deal") for t in bazaar],
@@ -220,6 +238,9 @@ class PokerMatch:
     def progress(self) -> tuple[int, int]:
         hand = self.hand
         return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
+
+    def standing(self) -> list[int]:
+        return list(self.chips)
 
     def shown_hands(self) -> list[list[str]]:
         shown: list[list[str]] = [[] for _ in range(self.opts.players)]

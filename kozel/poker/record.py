@@ -10,14 +10,17 @@ after each hand and the result with what the rules make of them; the first diffe
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, IllegalMove
-from kozel.poker.match import PokerMatch, PokerOptions
-from kozel.poker.moves import PokerMove
+from kozel.poker.hand import PokerHand
+from kozel.poker.match import PokerMatch, PokerOptions, deal_hand
+from kozel.poker.moves import PokerMove, move_from_dict
 from kozel.records import check_result, read_frame, record_frame, same
+from kozel.shuffle import deal_differences
 
 BeforeMove = Callable[[PokerMatch, int, int, PokerMove], None]
 """Sees a move before it is played: the match, the hand (1: the first), the move's number
@@ -149,5 +152,75 @@ def _replay_hand(
     from kozel.poker.record import hand_record as written
 
     computed = written(match, len(match.hands) - 1)
-    for key in ("showdown", "end", "chips_after"):
+    for key in ("showdown", "chips_after"):
         same(where, key, raw.get(key), computed[key])
+    same(where, "end", _winners_as_sets(raw.get("end")), _winners_as_sets(computed["end"]))
+
+
+def _winners_as_sets(end: object) -> object:
+    """A hand's ``end`` with each pot's ``winners`` in seat order: the record lists who won a
+    pot, in any order (RECORD.md; the odd chips follow the rules, and ``chips_after`` shows
+    them). Anything else is left as it is, for the comparison to report.
+
+    >>> _winners_as_sets({"kind": "fold", "pots": [{"amount": 9, "winners": [2, 0]}]})
+    {'kind': 'fold', 'pots': [{'amount': 9, 'winners': [0, 2]}]}
+    """
+    if not isinstance(end, dict) or not isinstance(end.get("pots"), list):
+        return end
+    pots = [
+        {**pot, "winners": sorted(pot["winners"])}
+        if isinstance(pot, dict)
+        and isinstance(pot.get("winners"), list)
+        and all(is_int(s) for s in pot["winners"])
+        else pot
+        for pot in end["pots"]
+    ]
+    return {**end, "pots": pots}
+
+
+def check_hand(
+    opts: PokerOptions, number: int, recorded: dict[str, Any], stream: random.Random
+) -> list[str]:
+    """Hand ``number`` of a record against its verifiable shuffle's ``stream``: the deal
+    (:func:`deal_hand`, for the seats with chips before the hand), then every draw the
+    discards' shuffle decided, played again through the hand from the record's moves with the
+    same stream; the differences in English (the first draw that differs ends the check: the
+    hand goes otherwise from there)."""
+    where = f"hand {number}"
+    chips, dealer = recorded.get("chips_before"), recorded.get("dealer")
+    if not (isinstance(chips, list) and all(is_int(c) for c in chips) and is_int(dealer)):
+        return [f"{where}: the record's chips_before or dealer is not one the rules allow"]
+    assert isinstance(dealer, int)
+    hands, bazaar = deal_hand(stream, chips)
+    problems = deal_differences(recorded.get("deal"), hands, bazaar)
+    if problems:
+        return problems
+    try:
+        hand = PokerHand(
+            opts.players,
+            dealer,
+            tuple(chips),
+            [[read_tile(t, where) for t in h] for h in hands],
+            [read_tile(t, where) for t in bazaar],
+            opts.ante,
+            opts.limit,
+            opts.bet,
+        )
+        moves = recorded.get("moves")
+        want(isinstance(moves, list), f"{where}: moves must be a list")
+        assert isinstance(moves, list)
+        for n, rec in enumerate(moves[len(hand.moves) :], start=len(hand.moves) + 1):
+            if hand.over:
+                break
+            want(isinstance(rec, dict), f"{where}, move {n}: a move must be an object")
+            move = move_from_dict({k: v for k, v in rec.items() if k not in ("seat", "drew")})
+            hand.push(move, stream.shuffle)
+            drew = hand.moves[-1].get("drew")
+            if "discard" in rec and rec.get("drew") != drew:
+                return [
+                    f"{where}, move {n}: seat {rec.get('seat')!r} drew {rec.get('drew')!r} in "
+                    f"the record; the shuffle gives {drew}"
+                ]
+    except (ValueError, IllegalMove) as error:
+        return [f"{where}: its moves cannot be played again: {error}"]
+    return []

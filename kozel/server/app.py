@@ -8,31 +8,38 @@ The protocol is documented in docs/protocol.md.
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Cookie, Depends, FastAPI, Header, Request, Response, WebSocket
+from fastapi import Body as BodyParam
+from fastapi import Cookie, Depends, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, model_validator
+from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
 from starlette.websockets import WebSocketDisconnect
 
 from kozel import patch
-from kozel.server import auth, tourney
+from kozel.server import auth, seating, tourney
 from kozel.server.chat import LOBBY_ROOM, game_room
-from kozel.server.club import LOBBY, Club, ClubError, game_json
+from kozel.server.club import LOBBY, Club, game_json
 from kozel.server.db import User
-from kozel.server.limits import SocketsPerAddress
+from kozel.server.errors import ClubError
+from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress
 from kozel.server.offer import CLUB_GAMES
 from kozel.server.review import game_info, positions
 from kozel.server.settings import Settings
 from kozel.server.tables import dumps, seat_channel
+from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate, printable
+from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
+from kozel.verify import verify
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOGGED_OUT = 4401
@@ -43,6 +50,7 @@ TRY_AGAIN = 1013
 """The close code when a service the socket needs is away: reconnect in a moment."""
 UNAVAILABLE = "the club's database is unavailable: try again in a moment"
 
+log = logging.getLogger("kozel.app")
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The browser client: static ES modules, no build step (kozel/web)."""
 PAGE_HEADERS = {
@@ -55,6 +63,7 @@ OptionValue = StrictBool | StrictInt | StrictStr
 """An option's JSON value with its exact type: ``4.0`` is not ``4`` and ``"true"`` is not
 ``true`` (the option's own check then says what it must be)."""
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="a positive id")]
+Code = Annotated[str, PathParam(max_length=32, pattern="^[A-Za-z0-9_-]+$", description="a link")]
 
 
 class ErrorOut(BaseModel):
@@ -79,21 +88,50 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class Credentials(BaseModel):
+class Body(BaseModel):
+    """A JSON body: well-formed Unicode in every key and value (:mod:`kozel.server.text`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _well_formed(cls, data: Any) -> Any:
+        if has_lone_surrogate(data):
+            raise PydanticCustomError(BAD_TEXT, BAD_TEXT_MESSAGE)
+        return data
+
+
+class Credentials(Body):
     name: str = Field(max_length=64)
     password: str = Field(max_length=auth.MAX_PASSWORD)
 
 
-class RequestIn(BaseModel):
+class ReserveIn(Body):
+    seat: StrictInt
+    name: str | None = Field(default=None, max_length=64)
+    """Keep the seat for this player."""
+    link: StrictBool = False
+    """Keep the seat for whoever holds the request's link. Neither: the seat is free again."""
+
+
+class RequestIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
     bots: dict[int, str] = Field(default_factory=dict, max_length=4)
     """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
+    private: StrictBool = False
+    """Not listed in the lobby: joined by its link only."""
+    reserve: list[ReserveIn] = Field(default_factory=list, max_length=4)
+    """Seats kept for a player or for whoever holds the link."""
 
 
-class ComputerIn(BaseModel):
+class JoinIn(Body):
+    seat: StrictInt | None = None
+    """The seat you want (in team play seats 0 and 2 are partners, 1 and 3); none: the seat
+    kept for you, else the first free one."""
+
+
+class ComputerIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     level: str = Field(default="greedy", max_length=20)
@@ -101,14 +139,14 @@ class ComputerIn(BaseModel):
     rated: StrictBool = False
 
 
-class PersonIn(BaseModel):
+class PersonIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
 
 
-class TournamentIn(BaseModel):
+class TournamentIn(Body):
     players: StrictInt = 4
     """The field: 4 to 7 seats."""
     seconds_per_move: StrictInt = 60
@@ -116,7 +154,7 @@ class TournamentIn(BaseModel):
     bots: dict[int, str] = Field(default_factory=dict, max_length=7)
 
 
-class BotsIn(BaseModel):
+class BotsIn(Body):
     level: str = Field(default="greedy", max_length=20)
 
 
@@ -143,6 +181,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.club = club
     app.add_middleware(SocketsPerAddress, limit=club.settings.sockets_per_address)
+    app.add_middleware(SameOriginSockets)
+    app.add_middleware(QuietSockets)
     session_sockets: dict[str, set[WebSocket]] = {}
     """The table sockets of each session (by its token's hash) in this process."""
 
@@ -182,7 +222,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             if length is not None and (not length.isdigit() or int(length) > limit):
                 return refusal(413, "body_too_big", f"a request body is at most {limit} bytes")
-        return await call_next(request)
+        try:
+            return await call_next(request)
+        except Exception as error:
+            # answered here, not by an exception handler: Starlette re-raises from those,
+            # and uvicorn then logs a traceback and closes the client's kept-alive connection
+            return unexpected(request, error)
 
     @app.exception_handler(ClubError)
     async def club_error(_: Request, error: ClubError) -> JSONResponse:
@@ -200,16 +245,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(_: Request, error: RequestValidationError) -> JSONResponse:
+        if any(e["type"] == BAD_TEXT for e in error.errors()):
+            return refusal(422, BAD_TEXT, BAD_TEXT_MESSAGE)
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
             for e in error.errors()
         )
         return refusal(422, "bad_request", problems or "bad request")
 
-    @app.exception_handler(Exception)
-    async def unexpected(_: Request, error: Exception) -> JSONResponse:
+    def unexpected(request: Request, error: Exception) -> JSONResponse:
+        """A failure no handler answered: a service away is 503 (one line in the log), any
+        other 500 (with its traceback, once)."""
         if isinstance(error, DBAPIError | OSError | TimeoutError):
+            what = f"{type(error).__name__}: {error}"
+            log.warning("%s %s: 503, %s", request.method, request.url.path, what)
             return refusal(503, "unavailable", UNAVAILABLE)
+        log.error("%s %s: 500", request.method, request.url.path, exc_info=error)
         return refusal(500, "server_error", "something went wrong on our side")
 
     # --- sessions -------------------------------------------------------------------------
@@ -251,19 +302,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health(response: Response) -> dict[str, Any]:
-        """``ok``, or ``degraded`` (503) with the services that do not answer."""
+        """``ok``, or ``degraded`` (503) with the services that do not answer; with what
+        password hashing costs this process (``hashing``: passwords waiting for its one
+        hashing thread, hashes done and refused, the last minute's longest wait and busy
+        time) and how long its event loop was stalled in the last minute (``loop``)."""
         missing = await club.missing()
+        load = {"hashing": club.hasher.stats(), "loop": club.stalls.stats()}
         if missing:
             response.status_code = 503
-            return {"status": "degraded", "missing": missing, "node": club.node}
-        return {"status": "ok", "node": club.node}
+            return {"status": "degraded", "missing": missing, "node": club.node, **load}
+        return {"status": "ok", "node": club.node, **load}
 
     @app.get("/api/admin/tables")
     async def admin_tables(
         found: Annotated[tuple[User, str], Depends(signed_in)],
     ) -> dict[str, Any]:
         """Which process owns which table (for the club's administrators)."""
-        if found[0].guest or found[0].name not in club.settings.admins:
+        if not club.is_admin(found[0]):
             raise ClubError(403, "admins_only", "only the club's administrators may see this")
         return await club.ownership.overview()
 
@@ -306,7 +361,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "guest": user.guest,
             "rating": user.rating,
             "csrf": csrf,
-            "admin": not user.guest and user.name in club.settings.admins,
+            "admin": club.is_admin(user),
         }
 
     @app.get("/api/rules")
@@ -335,16 +390,55 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.rated,
             body.bots,
             client=address(request),
+            private=body.private,
+            reserve=[(r.seat, r.name, r.link) for r in body.reserve],
         )
 
     @app.get("/api/requests/{request_id}")
-    async def one_request(request_id: Id) -> dict[str, Any]:
-        """One request, whatever its status (``game_id`` once it has started)."""
-        return await club.request(request_id)
+    async def one_request(
+        request_id: Id, found: Annotated[tuple[User, str] | None, Depends(current)]
+    ) -> dict[str, Any]:
+        """One request, whatever its status (``game_id`` once it has started); a private one
+        only to those who sit at it."""
+        return await club.request(request_id, found[0] if found else None)
 
     @app.post("/api/requests/{request_id}/join")
-    async def join(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
-        return await club.join(user, request_id)
+    async def join(
+        request_id: Id,
+        user: Annotated[User, Depends(changing)],
+        body: Annotated[JoinIn | None, BodyParam()] = None,
+    ) -> dict[str, Any]:
+        """Take a seat (``seat``, or the one kept for you, or the first free one)."""
+        return await club.join(user, request_id, body.seat if body else None)
+
+    @app.post("/api/requests/{request_id}/reserve")
+    async def reserve(
+        request_id: Id, body: ReserveIn, user: Annotated[User, Depends(changing)]
+    ) -> dict[str, Any]:
+        """The creator keeps a seat for a player or for the link, or frees it."""
+        return await club.reserve(user, request_id, body.seat, body.name, body.link)
+
+    @app.get("/api/me/requests")
+    async def my_requests(
+        found: Annotated[tuple[User, str], Depends(signed_in)],
+    ) -> list[dict[str, Any]]:
+        """The open requests you sit at, private ones too, each with its link's code."""
+        return await club.my_requests(found[0])
+
+    @app.get("/api/invites/{code}")
+    async def invite(code: Code) -> dict[str, Any]:
+        """The request behind a link, whatever its status."""
+        return await club.invite(code)
+
+    @app.post("/api/invites/{code}/join")
+    async def join_by_link(
+        code: Code,
+        user: Annotated[User, Depends(changing)],
+        body: Annotated[JoinIn | None, BodyParam()] = None,
+    ) -> dict[str, Any]:
+        """Take a seat of the request behind a link (private or not; also a seat kept for
+        the link)."""
+        return await club.join_by_link(user, code, body.seat if body else None)
 
     @app.post("/api/requests/{request_id}/leave")
     async def leave(request_id: Id, user: Annotated[User, Depends(changing)]) -> dict[str, Any]:
@@ -437,6 +531,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ClubError(409, "not_over", f"game {game_id} is not over")
         return row.record
 
+    @app.get("/api/games/{game_id}/shuffle")
+    async def game_shuffle(game_id: Id) -> dict[str, Any]:
+        """The check of a finished game's verifiable shuffle, as `kozel verify` makes it: the
+        commitment, and whether each deal is the one its seeds give."""
+        row = await club.game_row(game_id)
+        if row.record is None:
+            raise ClubError(409, "not_over", f"game {game_id} is not over")
+        check = await asyncio.to_thread(verify, row.record)
+        return {**check.to_dict(), "shuffle": row.record.get("shuffle")}
+
     @app.get("/api/games/{game_id}/positions")
     async def game_positions(game_id: Id) -> dict[str, Any]:
         """Every position of every round of a finished game, computed by the engine: all
@@ -449,6 +553,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 422, "no_positions", f"game {game_id} is not played on a layout: see its record"
             )
         return await asyncio.to_thread(positions, row.record)
+
+    @app.get("/api/live")
+    async def live(
+        game: Annotated[str | None, Query(max_length=20)] = None,
+    ) -> list[dict[str, Any]]:
+        """The games being played, newest first, for anyone to watch (``game``: of that game
+        only): players with their ratings, the round, the score per scoring unit."""
+        return await club.live_games(game)
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> list[dict[str, Any]]:
@@ -475,6 +587,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/games/{game_id}/review",
         "/players/{name}",
         "/tournaments/{tournament_id}",
+        "/invite/{code}",
         "/rules",
         "/rules/{game}",
         "/admin",
@@ -507,7 +620,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return  # the client went away; the receiving side ends the connection
         except ClubError as error:
             if error.status == 404:
-                await send_error(websocket, "no_table", error.message)
+                # a link's socket names its case; the others say there is no table
+                code = "no_invite" if error.code == "no_invite" else "no_table"
+                await send_error(websocket, code, error.message)
                 await close(websocket, 1000, "no table")
                 return
             await close(websocket, TRY_AGAIN, error.message)
@@ -525,24 +640,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
             if frame["type"] == "websocket.disconnect":
                 return
-            text = frame.get("text")
-            yield text if isinstance(text, str) else None
-
-    def foreign_origin(websocket: WebSocket) -> bool:
-        """A browser page of another site (its Origin names another host) may not connect."""
-        origin = websocket.headers.get("origin")
-        if not origin:
-            return False
-        return origin.split("://", 1)[-1] != websocket.headers.get("host")
+            raw = frame.get("text")
+            if isinstance(raw, str) and may_hold_surrogate(raw) and _lone_surrogate(raw):
+                await send_error(websocket, BAD_TEXT, BAD_TEXT_MESSAGE)
+                continue
+            yield raw if isinstance(raw, str) else None
 
     @app.websocket("/ws/lobby")
     async def lobby(websocket: WebSocket) -> None:
         """A snapshot, then every change; a client that finds a version missing sends
         ``sync``, which starts the feed over exactly as connecting does (subscribe, snapshot,
         changes): every change the new snapshot lacks is sent after it."""
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             found = await club.session_user(token)
@@ -595,9 +703,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def tournament_feed(websocket: WebSocket, tournament_id: int) -> None:
         """The tournament's state, then again after every change (each message is the whole
         state: a client keeps the last one). Read-only but for ``ping``."""
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         await websocket.accept()
 
         async def snapshot() -> str:
@@ -611,11 +716,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sender.cancel()
 
+    @app.websocket("/ws/invites/{code}")
+    async def invite_feed(websocket: WebSocket, code: str) -> None:
+        """The request behind a link, then again after every change (each message is the
+        whole request). Read-only but for ``ping``."""
+        await websocket.accept()
+
+        async def snapshot() -> str:
+            return json.dumps({"type": "invite", "request": await club.invite(code[:32])})
+
+        sender = asyncio.create_task(forward(websocket, seating.channel(code[:32]), snapshot))
+        try:
+            async for text in messages(websocket):
+                if message_type(text, club.settings.max_message_bytes) == "ping":
+                    await websocket.send_text(json.dumps({"type": "pong"}))
+        finally:
+            sender.cancel()
+
     @app.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: int) -> None:
-        if foreign_origin(websocket):
-            await websocket.close(code=1008)
-            return
         token = websocket.cookies.get(auth.SESSION_COOKIE)
         try:
             found = await club.session_user(token)
@@ -689,6 +808,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await club.say(found[0], room, message.get("text"), channels)
         except ClubError as error:
             await send_error(websocket, error.code, error.message, params=error.params)
+        except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was said
+            await send_error(websocket, "unavailable", UNAVAILABLE)
 
     async def handle(
         websocket: WebSocket, game_id: int, seat: int | None, text: str | None
@@ -734,6 +855,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                     if reply.code == "stale":
                         await websocket.send_text(dumps(await club.table_state(game_id, seat)))
+            elif kind == "seed":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators add no seed")
+                    return
+                reply = await club.add_seed(game_id, seat, message.get("seed"))
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message, params=reply.params)
+            elif kind == "rematch":
+                if seat is None:
+                    await send_error(websocket, "not_seated", "spectators do not play again")
+                    return
+                accept = message.get("accept", True)
+                if type(accept) is not bool:
+                    await send_error(
+                        websocket, "bad_request", 'a rematch is {"type": "rematch", "accept": true}'
+                    )
+                    return
+                reply = await club.rematch(game_id, seat, accept)
+                if not reply.ok:
+                    await send_error(websocket, reply.code, reply.message)
             elif kind == "replace":
                 if seat is None:
                     await send_error(websocket, "not_seated", "spectators do not vote")
@@ -745,11 +886,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await send_error(
                     websocket,
                     "unknown_type",
-                    "message types are move, next, replace, sync, chat and ping",
+                    "message types are move, next, seed, replace, rematch, sync, chat and ping",
                 )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"
             await send_error(websocket, code, error.message)
+        except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was done
+            await send_error(websocket, "unavailable", UNAVAILABLE)
 
     return app
 
@@ -797,6 +940,15 @@ def message_type(text: str | None, limit: int) -> Any:
     return message.get("type") if isinstance(message, dict) else None
 
 
+def _lone_surrogate(raw: str) -> bool:
+    """A JSON text that decodes to a lone surrogate somewhere (not JSON: ``False``, the
+    handler says so)."""
+    try:
+        return has_lone_surrogate(json.loads(raw))
+    except (ValueError, RecursionError):
+        return False
+
+
 def address(request: Request) -> str:
     """The client's address, the key of the per-address limits."""
     return request.client.host if request.client else "?"
@@ -807,8 +959,9 @@ def refusal(
 ) -> JSONResponse:
     """An HTTP error: ``code`` and ``params`` for clients to word in the player's language,
     ``detail`` in English for API users."""
+    shown = {k: printable(v) if isinstance(v, str) else v for k, v in (params or {}).items()}
     return JSONResponse(
-        {"detail": message, "code": code, "params": params or {}}, status_code=status
+        {"detail": printable(message), "code": code, "params": shown}, status_code=status
     )
 
 

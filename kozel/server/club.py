@@ -12,6 +12,7 @@ import logging
 import random
 import socket
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
-from kozel.server import auth, chat, tourney
+from kozel.server import auth, chat, names, seating, tourney
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
     ChatMessage,
@@ -30,6 +31,7 @@ from kozel.server.db import (
     Game,
     GamePlayer,
     GameRequest,
+    NameKey,
     RatingChange,
     Session,
     TournamentRow,
@@ -39,12 +41,17 @@ from kozel.server.db import (
     now,
     sessionmaker,
 )
+from kozel.server.errors import ClubError
+from kozel.server.hashing import Busy, Hasher
 from kozel.server.offer import club_game
 from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
+from kozel.server.rematch import rematch_seats
 from kozel.server.settings import Settings
+from kozel.server.stalls import StallMeter
 from kozel.server.tables import MOVED, Reply, Table, load_events
 from kozel.server.writer import Writer
+from kozel.shuffle import commitment
 
 LOBBY = "lobby"
 """The channel of lobby changes: ``{"type": "lobby", "version": N, "request": {...}}``."""
@@ -55,20 +62,9 @@ log = logging.getLogger("kozel.club")
 
 RECENT_GAMES = 20
 """How many of a player's games the player page lists."""
+LIVE_GAMES = 100
+"""How many games being played the lobby lists (the newest)."""
 NOT_RATED_WITH_COMPUTERS = "games with computer players are not rated"
-
-
-class ClubError(Exception):
-    """A refusal with an HTTP status, a ``code`` naming the case with ``params`` to fill it
-    in (clients word it in the player's language; docs/protocol.md lists the codes), and a
-    message in English for API users and logs."""
-
-    def __init__(self, status: int, code: str, message: str, **params: str | int) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.params = params
 
 
 def _aware(stamp: datetime) -> datetime:
@@ -101,6 +97,10 @@ class Club:
         self._pairing = asyncio.Lock()
         """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
+        self.hasher = Hasher(settings.hash_queue)
+        self.stalls = StallMeter()
+        """How long this process's loop could not run: no clock is charged for it."""
+        """Every password hash and check of this process, one at a time (:mod:`hashing`)."""
         self._closing: set[asyncio.Task[None]] = set()
         self.announcer = Announcer(
             self._tell_presence, settings.lease_seconds / 3, self._renew_presence
@@ -108,6 +108,7 @@ class Club:
         """This process's seat sockets, told to the tables' owners (presence)."""
 
     async def start(self) -> None:
+        self._loops.append(asyncio.create_task(self.stalls.run(), name="stalls"))
         await migrate(self.engine)
         async with self.sessions() as session:
             club_id = await session.scalar(select(ClubState.text).where(ClubState.key == "club_id"))
@@ -137,6 +138,7 @@ class Club:
             log.warning("could not end this node's lease; other nodes wait for it to run out")
         await self.pubsub.close()
         await self.engine.dispose()
+        self.hasher.close()
 
     async def missing(self) -> list[str]:
         """The services that do not answer now: ``database``, ``pubsub``."""
@@ -273,9 +275,13 @@ class Club:
             last_at = _aware(events[-1].at).timestamp() if events else None
             table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
             table.bot_pace_ms = self.settings.bot_delay_ms
+            table.server_time = self.stalls.total
             table.round_pause = self.settings.round_pause_seconds
             table.presence.grace = self.settings.presence_grace_seconds
             table.presence.link_seconds = self.settings.lease_seconds
+            table.rematch_seconds = self.settings.rematch_seconds
+            table.seed_seconds = self.settings.seed_seconds
+            table.on_rematch = self._rematch_game
             if row.tournament_id is not None:
                 table.on_tournament = self._tournament_game_over
             table.replay(events)
@@ -323,11 +329,7 @@ class Club:
             game_id,
             {"op": "move", "game": game_id, "seat": seat, "move": move, "version": version},
         )
-        if answer is None or "ok" not in answer:
-            return Reply(False, "unavailable", MOVED)
-        return Reply(
-            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
-        )
+        return _reply(answer)
 
     async def next_round(self, game_id: int, seat: int) -> None:
         """``seat`` is ready for the next round, at whichever node runs the table (a press
@@ -347,6 +349,16 @@ class Club:
         answer = await self._forward(
             game_id, {"op": "replace", "game": game_id, "seat": seat, "target": target}
         )
+        return _reply(answer)
+
+    async def add_seed(self, game_id: int, seat: int, seed: object) -> Reply:
+        """``seat`` adds its seed to the table's shuffle, at whichever node runs it."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.add_seed(seat, seed)
+        answer = await self._forward(
+            game_id, {"op": "seed", "game": game_id, "seat": seat, "seed": seed}
+        )
         if answer is None or "ok" not in answer:
             return Reply(False, "unavailable", MOVED)
         params = answer.get("params")
@@ -356,6 +368,49 @@ class Club:
             str(answer.get("message", "")),
             params=params if isinstance(params, dict) else {},
         )
+
+    async def rematch(self, game_id: int, seat: int, accept: bool) -> Reply:
+        """``seat`` offers or accepts a rematch (``accept``) or declines it, at whichever node
+        runs the finished table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.answer_rematch(seat, accept)
+        answer = await self._forward(
+            game_id, {"op": "rematch", "game": game_id, "seat": seat, "accept": accept}
+        )
+        if answer is None or "ok" not in answer:
+            if answer is not None and answer.get("error") == "no_table":
+                return Reply(False, "no_table", f"game {game_id} is not being played")
+            return Reply(False, "unavailable", MOVED)
+        return Reply(
+            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
+        )
+
+    async def _rematch_game(self, table: Table) -> int:
+        """Everyone at a finished table accepted a rematch: the same players and house rules
+        at a new table, the seats moved one place on (kept in a game of pairs), rated when
+        the finished game was and the new one may be. This node runs it."""
+        options = table.rules.options_dict(table.opts)
+        seats = rematch_seats(table.seats, table.opts.teams)
+        rated = table.rated and not rated_problem(table.rules.id, options, seats)
+        async with self.sessions() as session, session.begin():
+            row = Game(
+                game=table.rules.id,
+                options=options,
+                seats=seats,
+                seconds_per_move=table.seconds_per_move,
+                rated=rated,
+                status="playing",
+                version=0,
+                owner=self.node,
+                fence=0,
+            )
+            session.add(row)
+            await session.flush()
+            people = {seat["user"] for seat in seats if "user" in seat}
+            session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
+        await self._claim(Claimable(row.id, 0, self.node))
+        return row.id
 
     # --- presence: which seats have a socket, in every process ----------------------------
 
@@ -414,6 +469,17 @@ class Club:
             return set(over)
 
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The owner's answer to ``request``; ``None`` when it cannot be had now (no owner
+        yet, no answer, or the database is away: the caller answers ``unavailable``)."""
+        try:
+            return await self._ask_owner(game_id, request)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the database is away (the pub/sub's failures are None)
+            log.warning("game %s: the owner could not be looked up: %s", game_id, error)
+            return None
+
+    async def _ask_owner(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
             return {"error": "no_table"} if await self._over(game_id) else None
@@ -460,18 +526,19 @@ class Club:
             return {"ok": True}
         if request.get("op") == "move" and isinstance(seat, int):
             reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
-            return {"ok": reply.ok, "code": reply.code, "message": reply.message}
+            return _reply_json(reply)
+        if request.get("op") == "seed" and isinstance(seat, int):
+            reply = await table.add_seed(seat, request.get("seed"))
+            return _reply_json(reply)
+        if request.get("op") == "rematch" and isinstance(seat, int):
+            reply = await table.answer_rematch(seat, request.get("accept") is True)
+            return _reply_json(reply)
         if request.get("op") == "presence" and isinstance(request.get("seats"), list):
             table.link(str(request.get("node")), request["seats"])
             return {"ok": True}
         if request.get("op") == "replace" and isinstance(seat, int):
             reply = await table.vote(seat, request.get("target"))
-            return {
-                "ok": reply.ok,
-                "code": reply.code,
-                "message": reply.message,
-                "params": reply.params,
-            }
+            return _reply_json(reply)
         return {"error": "bad_request"}
 
     # --- accounts ----------------------------------------------------------------------------
@@ -488,22 +555,40 @@ class Club:
             raise ClubError(
                 429, "too_many_accounts", "too many new accounts from your address: wait a minute"
             )
+        try:
+            self.hasher.admit()  # a burst is refused before the database is asked anything
+        except Busy:
+            self.register_limit.give_back(client)
+            raise _busy() from None
         key = auth.name_key(name)
+        look_alike = names.look_alike_keys(name)
+        taken_message = f"the name {name!r} is taken, or looks like a taken name"
         async with self.sessions() as session:
             taken = await session.scalar(select(User.id).where(User.name_key == key))
+            if taken is None:
+                taken = await session.scalar(
+                    select(NameKey.user_id).where(NameKey.key.in_(sorted(look_alike))).limit(1)
+                )
         if taken is not None:
-            raise ClubError(409, "name_taken", f"the name {name!r} is taken", name=name)
-        # argon2 takes about half a second: never on the event loop that runs the tables
-        password_hash = await asyncio.to_thread(auth.hash_password, password)
+            raise ClubError(409, "name_taken", taken_message, name=name)
+        # argon2 takes about half a second: in the process's one hashing thread, at the
+        # lowest priority, never on the event loop that runs the tables
+        try:
+            password_hash = await self.hasher.hash(password)
+        except Busy:
+            self.register_limit.give_back(client)
+            raise _busy() from None
         async with self.sessions() as session, session.begin():
             user = User(name=name, name_key=key, password_hash=password_hash, guest=False)
             session.add(user)
             try:
                 await session.flush()
+                # one account per look-alike key: of two look-alikes registered at once, the
+                # second's keys are refused by the first's
+                session.add_all(NameKey(key=k, user_id=user.id) for k in sorted(look_alike))
+                await session.flush()
             except IntegrityError:
-                raise ClubError(
-                    409, "name_taken", f"the name {name!r} is taken", name=name
-                ) from None
+                raise ClubError(409, "name_taken", taken_message, name=name) from None
         return await self._open_session(user)
 
     async def login(self, name: str, password: str, client: str) -> tuple[User, str, str]:
@@ -520,10 +605,22 @@ class Club:
             raise ClubError(
                 429, "too_many_logins", "too many failed attempts to log in: wait a minute"
             )
+        try:
+            self.hasher.admit()
+        except Busy:
+            self.login_limit.give_back(limited)
+            self.address_login_limit.give_back(client)
+            raise _busy() from None
         async with self.sessions() as session:
             user = await session.scalar(select(User).where(User.name_key == key))
         stored = user.password_hash if user is not None else None
-        if user is None or not await asyncio.to_thread(auth.check_password, stored, password):
+        try:
+            matches = await self.hasher.check(stored, password)
+        except Busy:
+            self.login_limit.give_back(limited)
+            self.address_login_limit.give_back(client)
+            raise _busy() from None
+        if user is None or not matches:
             raise ClubError(401, "wrong_password", "wrong name or password")
         self.login_limit.give_back(limited)
         self.address_login_limit.give_back(client)
@@ -556,6 +653,11 @@ class Club:
                 )
             )
         return user, token, csrf
+
+    def is_admin(self, user: User) -> bool:
+        """An administrator: granted in the database (``kozel admin grant``), or named by
+        ``kozel serve --admin`` (which trusts whoever holds the name)."""
+        return not user.guest and (user.admin or user.name in self.settings.admins)
 
     async def session_user(self, token: str | None) -> tuple[User, str] | None:
         """The user and CSRF token of a live session, or ``None``."""
@@ -616,7 +718,9 @@ class Club:
     async def open_requests(self) -> list[dict[str, Any]]:
         async with self.sessions() as session:
             rows = await session.scalars(
-                select(GameRequest).where(GameRequest.status == "open").order_by(GameRequest.id)
+                select(GameRequest)
+                .where(GameRequest.status == "open", GameRequest.private.is_(False))
+                .order_by(GameRequest.id)
             )
             return [request_json(r) for r in rows]
 
@@ -631,7 +735,10 @@ class Club:
                 await session.execute(
                     select(ClubState.number, GameRequest)
                     .select_from(ClubState)
-                    .outerjoin(GameRequest, GameRequest.status == "open")
+                    .outerjoin(
+                        GameRequest,
+                        (GameRequest.status == "open") & GameRequest.private.is_(False),
+                    )
                     .where(ClubState.key == LOBBY_VERSION)
                     .order_by(GameRequest.id)
                 )
@@ -660,9 +767,15 @@ class Club:
         bots: dict[int, str],
         *,
         client: str,
+        private: bool = False,
+        reserve: Sequence[tuple[int, str | None, bool]] = (),
     ) -> dict[str, Any]:
+        """A request, ``user`` at seat 0; ``private``: joined by its link only; ``reserve``:
+        seats kept for a player by name or for the link, ``(seat, name, link)``."""
         self._count_new_table(client)
-        return await self._create_request(user, game, options, seconds, rated, bots)
+        return await self._create_request(
+            user, game, options, seconds, rated, bots, private=private, reserve=reserve
+        )
 
     async def _create_request(
         self,
@@ -673,20 +786,28 @@ class Club:
         rated: bool,
         bots: dict[int, str],
         field: int = 0,
+        *,
+        private: bool = False,
+        reserve: Sequence[tuple[int, str | None, bool]] = (),
     ) -> dict[str, Any]:
         await self._available()
         if field:
             full_options, players = self._validate_tournament(field, seconds, bots, rated)
         else:
             full_options, players = self._validate(game, options, seconds, bots, rated)
-        await self._check_room(user)
         seats: list[Any] = [None] * players
         seats[0] = {"user": user.id, "name": user.name}
         for seat, level in bots.items():
             if seat == 0:
                 raise ClubError(422, "no_seat", "seat 0 is yours")
             seats[seat] = {"bot": level}
+        for seat, name, link in reserve:
+            kept = await self._reservation(name, link)
+            if kept is not None and kept.get("reserved") == user.name:
+                raise ClubError(409, "already_seated", "you already sit at this request")
+            seats[self._free_seat(seats, seat)] = kept
         async with self.sessions() as session, session.begin():
+            await self._check_room(session, user)
             request = GameRequest(
                 game=game,
                 options=full_options,
@@ -696,14 +817,39 @@ class Club:
                 created_by=user.id,
                 seats=seats,
                 tournament=bool(field),
+                private=private and not field,
+                code=None if field else seating.new_code(),
             )
             session.add(request)
             await session.flush()
-            if all(seats):
+            if seating.full(seats):
                 await self._start(session, request)
-            version = await self._next_lobby_version(session)
+            version = await self._count_change(session, request)
         await self._lobby_changed(version, request)
-        return request_json(request)
+        return request_json(request, code=True)
+
+    @staticmethod
+    def _free_seat(seats: list[Any], seat: int) -> int:
+        """``seat``, checked to be one of the request's that nobody has taken (a seat the
+        creator may keep for someone)."""
+        if not 0 <= seat < len(seats):
+            raise ClubError(422, "no_seat", f"seat {seat} is not at a table of {len(seats)}")
+        if seating.taken(seats[seat]):
+            raise ClubError(409, "seat_taken", f"seat {seat} is taken", seat=seat)
+        return seat
+
+    async def _reservation(self, name: str | None, link: bool) -> dict[str, Any] | None:
+        """A kept seat's value; the player it is kept for must exist (his name as the club
+        spells it is kept)."""
+        if name is not None:
+            async with self.sessions() as session:
+                found = await session.scalar(
+                    select(User.name).where(User.name_key == auth.name_key(name))
+                )
+            if found is None:
+                raise ClubError(404, "no_player", f"there is no player {name!r}", name=name)
+            name = found
+        return seating.reservation(name, link)
 
     async def create_tournament(
         self,
@@ -741,23 +887,90 @@ class Club:
             )
         return rules.options_dict(rules.options({})), field
 
-    async def join(self, user: User, request_id: int) -> dict[str, Any]:
+    async def join(self, user: User, request_id: int, seat: int | None = None) -> dict[str, Any]:
+        """Take a seat of a listed request: ``seat``, or the one kept for you, or the first
+        free one. A private request is joined only by its link (:meth:`join_by_link`)."""
+        return await self._join(user, seat, request_id=request_id)
+
+    async def join_by_link(self, user: User, code: str, seat: int | None = None) -> dict[str, Any]:
+        """Take a seat of the request whose link this is (private or not): also a seat kept
+        for whoever holds the link."""
+        return await self._join(user, seat, code=code)
+
+    async def _join(
+        self, user: User, seat: int | None, request_id: int = 0, code: str = ""
+    ) -> dict[str, Any]:
         await self._available()
-        await self._check_room(user)
         async with self.sessions() as session, session.begin():
-            request = await self._open_request(session, request_id)
+            await self._check_room(session, user)
+            if code:
+                request = await self._open_request(session, await self._by_code(session, code))
+            else:
+                request = await self._open_request(session, request_id)
+                if request.private:
+                    raise ClubError(404, "no_request", f"there is no request {request_id}")
             seats = list(request.seats)
             if any(s and s.get("user") == user.id for s in seats):
                 raise ClubError(409, "already_seated", "you already sit at this request")
-            if None not in seats:
-                raise ClubError(409, "request_full", "this request is full")
-            seats[seats.index(None)] = {"user": user.id, "name": user.name}
+            chosen = seating.choose_seat(seats, user.name, seat, by_link=bool(code))
+            seats[chosen] = {"user": user.id, "name": user.name}
             request.seats = seats
-            if all(seats):
+            if seating.full(seats):
                 await self._start(session, request)
-            version = await self._next_lobby_version(session)
+            version = await self._count_change(session, request)
         await self._lobby_changed(version, request)
-        return request_json(request)
+        return request_json(request, code=True)
+
+    @staticmethod
+    async def _by_code(session: AsyncSession, code: str) -> int:
+        found = await session.scalar(select(GameRequest.id).where(GameRequest.code == code))
+        if found is None:
+            raise ClubError(404, "no_invite", "no table has this link")
+        return found
+
+    async def invite(self, code: str) -> dict[str, Any]:
+        """The request a link opens, whatever its status (the page of the link says who
+        invites, to what, and who sits where; or that the table started or was cancelled)."""
+        async with self.sessions() as session:
+            request = await session.get(GameRequest, await self._by_code(session, code))
+        assert request is not None
+        return request_json(request, code=True)
+
+    async def my_requests(self, user: User) -> list[dict[str, Any]]:
+        """The open requests ``user`` sits at, private ones too, with their links."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(GameRequest).where(GameRequest.status == "open").order_by(GameRequest.id)
+            )
+            return [
+                request_json(r, code=True)
+                for r in rows
+                if any(s and s.get("user") == user.id for s in r.seats)
+            ]
+
+    async def reserve(
+        self, user: User, request_id: int, seat: int, name: str | None, link: bool
+    ) -> dict[str, Any]:
+        """The creator keeps a seat nobody has taken for a player (by name) or for whoever
+        holds the link, or frees it again (neither)."""
+        await self._available()
+        value = await self._reservation(name, link)
+        async with self.sessions() as session, session.begin():
+            request = await self._open_request(session, request_id)
+            if request.created_by != user.id:
+                raise ClubError(403, "not_yours", "only who created a request can keep seats")
+            if request.tournament:
+                raise ClubError(422, "no_seat", "a tournament's seats are not kept for anyone")
+            seats = list(request.seats)
+            if value is not None and any(
+                s and s.get("name") == value.get("reserved") for s in seats if seating.taken(s)
+            ):
+                raise ClubError(409, "already_seated", f"{name} already sits at this request")
+            seats[self._free_seat(seats, seat)] = value
+            request.seats = seats
+            version = await self._count_change(session, request)
+        await self._lobby_changed(version, request)
+        return request_json(request, code=True)
 
     async def leave(self, user: User, request_id: int) -> dict[str, Any]:
         await self._available()
@@ -771,7 +984,7 @@ class Club:
             if seats == request.seats:
                 raise ClubError(409, "not_seated_here", "you do not sit at this request")
             request.seats = seats
-            version = await self._next_lobby_version(session)
+            version = await self._count_change(session, request)
         await self._lobby_changed(version, request)
         return request_json(request)
 
@@ -782,9 +995,9 @@ class Club:
             if request.created_by != user.id:
                 raise ClubError(403, "not_yours", "only who created a request can cancel it")
             request.status = "cancelled"
-            version = await self._next_lobby_version(session)
+            version = await self._count_change(session, request)
         await self._lobby_changed(version, request)
-        return request_json(request)
+        return request_json(request, code=True)
 
     @staticmethod
     def _check_level(level: str) -> None:
@@ -792,19 +1005,30 @@ class Club:
         if level not in LEVELS:
             raise ClubError(422, "unknown_bot", f"unknown bot {level!r}; bots: {', '.join(LEVELS)}")
 
-    async def _check_room(self, user: User) -> None:
-        """A player may keep only so many open requests and live tables."""
-        async with self.sessions() as session:
-            waiting = await session.scalar(
-                select(func.count(GameRequest.id)).where(
-                    GameRequest.status == "open", GameRequest.created_by == user.id
-                )
+    async def _check_room(self, session: AsyncSession, user: User) -> None:
+        """A player may keep only so many open requests and live tables: counted in the
+        transaction that adds one, after it has locked the player's row (its first write), so
+        that two of one player's requests, on any of the club's processes, are counted one
+        after the other and the second sees the first (a count in a transaction of its own
+        let 27 concurrent requests through a limit of 10). PostgreSQL holds the row's lock
+        until the commit, and a later statement of a read-committed transaction sees what the
+        holder committed; SQLite has one writer at a time from that first write on."""
+        await session.execute(
+            update(User)
+            .where(User.id == user.id)
+            .values(rating=User.rating)
+            .execution_options(synchronize_session=False)
+        )
+        waiting = await session.scalar(
+            select(func.count(GameRequest.id)).where(
+                GameRequest.status == "open", GameRequest.created_by == user.id
             )
-            playing = await session.scalar(
-                select(func.count(GamePlayer.game_id))
-                .join(Game, Game.id == GamePlayer.game_id)
-                .where(GamePlayer.user_id == user.id, Game.status == "playing")
-            )
+        )
+        playing = await session.scalar(
+            select(func.count(GamePlayer.game_id))
+            .join(Game, Game.id == GamePlayer.game_id)
+            .where(GamePlayer.user_id == user.id, Game.status == "playing")
+        )
         if (waiting or 0) + (playing or 0) >= self.settings.tables_per_player:
             limit = self.settings.tables_per_player
             raise ClubError(
@@ -823,14 +1047,14 @@ class Club:
                     403, "not_yours", "only who created a request can seat computer players"
                 )
             was_rated = request.rated
-            request.seats = [s or {"bot": level} for s in request.seats]
+            request.seats = [s if seating.taken(s) else {"bot": level} for s in request.seats]
             await self._start(session, request)
-            version = await self._next_lobby_version(session)
+            version = await self._count_change(session, request)
         await self._lobby_changed(version, request)
         if was_rated:
             notice = "computer players took the free seats, so the game is not rated"
-            return {**request_json(request), "notice": notice}
-        return request_json(request)
+            return {**request_json(request, code=True), "notice": notice}
+        return request_json(request, code=True)
 
     async def play_computer(
         self,
@@ -885,12 +1109,13 @@ class Club:
                     if request.options == full_options
                     and request.seconds_per_move == seconds
                     and request.rated == rated
-                    and None in request.seats
+                    and seating.has_free_seat(request.seats)
                     and not request.tournament  # a lone game's wish, not a tournament's
+                    and not request.private
                 ]
             seated = [r.id for r in same if any(s and s.get("user") == user.id for s in r.seats)]
             if seated:
-                return await self.request(seated[0])
+                return await self.request(seated[0], user)
             if same:
                 return await self.join(user, same[0].id)
             return await self._create_request(user, game, options, seconds, rated, {})
@@ -984,17 +1209,29 @@ class Club:
         ).scalar_one()
         return version
 
-    async def _lobby_changed(self, version: int, request: GameRequest) -> None:
-        """After the commit: the one changed request goes out, not the whole list. A request
-        that has just started (every change needs it open) has its game claimed here, now that
-        the game is committed: by this call only, never by another request's."""
+    async def _count_change(self, session: AsyncSession, request: GameRequest) -> int | None:
+        """The lobby version of a change of a listed request (:meth:`_next_lobby_version`);
+        ``None`` for a private one, of which the lobby hears nothing."""
+        if request.private:
+            return None
+        return await self._next_lobby_version(session)
+
+    async def _lobby_changed(self, version: int | None, request: GameRequest) -> None:
+        """After the commit: the one changed request goes out, not the whole list, to the
+        lobby (a listed request: ``version``) and to the page of its link. A request that has
+        just started (every change needs it open) has its game claimed here, now that the game
+        is committed: by this call only, never by another request's."""
         if request.status == "started" and request.game_id is not None:
             await self._claim(Claimable(request.game_id, 0, self.node))
+        messages = []
+        if version is not None:
+            change = {"type": "lobby", "version": version, "request": request_json(request)}
+            messages.append((LOBBY, json.dumps(change)))
+        if request.code:
+            invite = {"type": "invite", "request": request_json(request, code=True)}
+            messages.append((seating.channel(request.code), json.dumps(invite)))
         try:
-            await self.pubsub.publish(
-                LOBBY,
-                json.dumps({"type": "lobby", "version": version, "request": request_json(request)}),
-            )
+            await self.pubsub.publish_many(messages)
         except Exception:  # saved: watchers resync when they reconnect
             log.exception("publishing a lobby change failed")
 
@@ -1155,12 +1392,18 @@ class Club:
 
     # --- games, players ----------------------------------------------------------------------
 
-    async def request(self, request_id: int) -> dict[str, Any]:
+    async def request(self, request_id: int, user: User | None = None) -> dict[str, Any]:
+        """A request by its id: a private one only to those who sit at it (with its link)."""
         async with self.sessions() as session:
             row = await session.get(GameRequest, request_id)
-        if row is None:
+        seated = (
+            row is not None
+            and user is not None
+            and any(s and s.get("user") == user.id for s in row.seats)
+        )
+        if row is None or (row.private and not seated):
             raise ClubError(404, "no_request", f"there is no request {request_id}")
-        return request_json(row)
+        return request_json(row, code=seated)
 
     async def game_row(self, game_id: int) -> Game:
         async with self.sessions() as session:
@@ -1168,6 +1411,30 @@ class Club:
         if row is None:
             raise ClubError(404, "no_game", f"there is no game {game_id}")
         return row
+
+    async def live_games(self, game: str | None = None) -> list[dict[str, Any]]:
+        """The games being played, newest first (``game``: of that game only): who plays
+        them with their ratings, the round and the score, for anyone to watch."""
+        if game is not None:
+            try:
+                club_game(game)
+            except InvalidOption as error:
+                raise ClubError(422, error.code, str(error), **error.params) from None
+        query = select(Game).where(Game.status == "playing")
+        if game is not None:
+            query = query.where(Game.game == game)
+        async with self.sessions() as session:
+            rows = list(await session.scalars(query.order_by(Game.id.desc()).limit(LIVE_GAMES)))
+            return await self._live_json(session, rows)
+
+    @staticmethod
+    async def _live_json(session: AsyncSession, rows: list[Game]) -> list[dict[str, Any]]:
+        people = {seat["user"] for row in rows for seat in row.seats if "user" in seat}
+        ratings: dict[int, int] = {}
+        if people:
+            found = await session.execute(select(User.id, User.rating).where(User.id.in_(people)))
+            ratings = {user: rating for user, rating in found}
+        return [live_json(row, ratings) for row in rows]
 
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
         async with self.sessions() as session:
@@ -1194,6 +1461,15 @@ class Club:
                 .order_by(Game.id.desc())
                 .limit(RECENT_GAMES)
             )
+            playing = list(
+                await session.scalars(
+                    select(Game)
+                    .join(GamePlayer, GamePlayer.game_id == Game.id)
+                    .where(GamePlayer.user_id == user.id, Game.status == "playing")
+                    .order_by(Game.id.desc())
+                )
+            )
+            now_playing = await self._live_json(session, playing)
             games = [
                 {
                     "id": g.id,
@@ -1209,6 +1485,7 @@ class Club:
                 "name": user.name,
                 "rating": user.rating,
                 "guest": user.guest,
+                "playing": now_playing,
                 "games": games,
                 "history": [
                     {
@@ -1220,6 +1497,41 @@ class Club:
                     for c in changes
                 ],
             }
+
+
+def _busy() -> ClubError:
+    return ClubError(503, "busy", "the club is busy checking passwords: try again in a moment")
+
+
+def _reply_json(reply: Reply) -> dict[str, Any]:
+    """A table's answer to a forwarded command, whole: an illegal move's ``reason`` and its
+    ``params`` travel with its code (the browser words the refusal from them)."""
+    return {
+        "ok": reply.ok,
+        "code": reply.code,
+        "message": reply.message,
+        "reason": reply.reason,
+        "params": reply.params,
+    }
+
+
+def _reply(answer: dict[str, Any] | None) -> Reply:
+    """A forwarded command's answer as the owner's table gave it (:func:`_reply_json`), or
+    ``unavailable`` when no answer came (the table is moving)."""
+    if answer is None or "ok" not in answer:
+        return Reply(False, "unavailable", MOVED)
+    params = answer.get("params")
+    return Reply(
+        bool(answer["ok"]),
+        str(answer.get("code", "")),
+        str(answer.get("message", "")),
+        str(answer.get("reason", "")),
+        {
+            str(key): value
+            for key, value in (params.items() if isinstance(params, dict) else ())
+            if isinstance(value, str | int)
+        },
+    )
 
 
 def rated_problem(game: str, options: dict[str, Any], seats: list[Any]) -> str:
@@ -1240,8 +1552,10 @@ def chat_json(row: ChatMessage) -> dict[str, Any]:
     }
 
 
-def request_json(request: GameRequest) -> dict[str, Any]:
-    return {
+def request_json(request: GameRequest, code: bool = False) -> dict[str, Any]:
+    """A request as clients see it; with ``code``, its link's code (for those who sit at it
+    or hold the link already, never the lobby)."""
+    out = {
         "id": request.id,
         "game": request.game,
         "options": request.options,
@@ -1252,6 +1566,37 @@ def request_json(request: GameRequest) -> dict[str, Any]:
         "game_id": request.game_id,
         "tournament": request.tournament,
         "tournament_id": request.tournament_id,
+        "private": request.private,
+    }
+    if code and request.code:
+        out["code"] = request.code
+    return out
+
+
+def live_json(row: Game, ratings: dict[int, int]) -> dict[str, Any]:
+    """A game being played as the lobby lists it: each seat a person with his rating or a
+    computer player (with the person it replaced), the round and the score (per unit)."""
+    players: list[dict[str, Any]] = []
+    for seat in row.seats:
+        if "user" in seat:
+            players.append({"name": seat["name"], "rating": ratings.get(seat["user"], 0)})
+        elif "replaced" in seat:
+            players.append({"bot": seat["bot"], "replaced": seat["replaced"]["name"]})
+        else:
+            players.append({"bot": seat["bot"]})
+    live = row.live or {}
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "rated": row.rated,
+        "seconds_per_move": row.seconds_per_move,
+        "tournament_id": row.tournament_id,
+        "players": players,
+        "round": live.get("round", 0),
+        "score": live.get("score", []),
+        "commitment": commitment(row.server_seed) if row.server_seed else None,
+        "started": _aware(row.created_at).isoformat(),
     }
 
 

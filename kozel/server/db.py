@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, false
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from kozel.server.seeds import new_server_seed
 from kozel.server.settings import database_url
 
 
@@ -36,7 +37,20 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     rating: Mapped[int] = mapped_column(Integer, default=0)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """May see the club's administration views (``kozel admin grant NAME``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class NameKey(Base):
+    """A registered name's look-alike keys (:func:`kozel.server.names.look_alike_keys`): a
+    key belongs to one account, so a new name that looks like a taken one (in any script or
+    case) is refused. Names registered before the keys existed keep their accounts; a key
+    two of them shared went to the older one."""
+
+    __tablename__ = "name_keys"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
 
 
 class Session(Base):
@@ -58,13 +72,20 @@ class GameRequest(Base):
     """open, started or cancelled."""
     created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     seats: Mapped[list[Any]] = mapped_column(JSON)
-    """One entry per seat: ``{"user": id, "name": ...}``, ``{"bot": level}`` or ``None``."""
+    """One entry per seat: taken, ``{"user": id, "name": ...}`` or ``{"bot": level}``; free,
+    ``None``; or kept by the creator for one player, ``{"reserved": name}``, or for whoever
+    holds the link, ``{"link": true}``."""
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     tournament: Mapped[bool] = mapped_column(Boolean, default=False)
     """A request for a Bykovo micro-tournament: its seats are the field (4 to 7)."""
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
     """The tournament it started (its first game is ``game_id``)."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Not listed in the lobby: joined only by its link (``code``)."""
+    code: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """The unguessable code of the request's link (``/invite/CODE``): who holds it may join,
+    also a private request and a seat reserved for the link. Tournament requests have none."""
 
 
 class TournamentRow(Base):
@@ -112,6 +133,13 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), index=True)
     """The micro-tournament this game is one of, if any."""
+    server_seed: Mapped[str | None] = mapped_column(String(64), default=new_server_seed)
+    """The secret seed of the game's verifiable shuffle (:mod:`kozel.server.seeds`): never
+    sent before the game ends, when the record reveals it. ``None``: a game stored before the
+    shuffle, dealt from the system's generator."""
+    live: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """While it is played, what the lobby's list of live games shows: ``{"round": r,
+    "score": [per unit]}``, written with every deal (``None`` before the first)."""
 
 
 class GamePlayer(Base):

@@ -56,6 +56,9 @@ class Settings:
     max_message_bytes: int = 16_384
     max_body_bytes: int = 65_536
     """The largest HTTP request body the club reads (checked before reading it)."""
+    hash_queue: int = 16
+    """Passwords one process lets wait for its one hashing thread (registrations and log-ins
+    together); one more is answered 503 ``busy`` at once."""
     session_days: int = 30
     min_seconds_per_move: int = 5
     max_seconds_per_move: int = 600
@@ -84,6 +87,11 @@ class Settings:
     bot_delay_ms: int = 900
     """How long after the previous move a computer player moves (thinking included), so that
     people can follow the game; 0 in tests where speed matters."""
+    seed_seconds: float = 5.0
+    """How long a new table's first deal waits for the people at it to add their seeds to the
+    verifiable shuffle (it comes as soon as every one has); 0 deals at once."""
+    rematch_seconds: float = 60.0
+    """How long a rematch offered at a game's end waits for every person's answer."""
     presence_grace_seconds: float = 5.0
     """How long a person's seat may have no open socket before the table shows it
     disconnected (a page reload or a network blip reconnects sooner and shows nothing); the

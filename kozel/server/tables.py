@@ -40,7 +40,10 @@ from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
+from kozel.server.rematch import RematchOffer
+from kozel.server.seeds import shuffle_fields
 from kozel.server.writer import Fenced, Write, Writer
+from kozel.shuffle import DealStream, round_stream, valid_player_seed
 
 _secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")
@@ -110,6 +113,36 @@ class _Next:
     seat: int
 
 
+@dataclass
+class _Seed:
+    """A person at the table adds his seed to the shuffle (before the first deal)."""
+
+    seat: int
+    seed: object
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class _SeedsClosed:
+    """The time to add seeds is over: the first deal comes."""
+
+
+@dataclass
+class _Rematch:
+    """A person at a finished table offers a rematch, or answers the offer."""
+
+    seat: int
+    accept: bool
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class _RematchOver:
+    """The rematch offer's clock ran out."""
+
+    offer: RematchOffer
+
+
 class Table:
     """One live game."""
 
@@ -141,18 +174,44 @@ class Table:
         self.pubsub = pubsub
         self.on_finish = on_finish
         self.match: GameMatch = self.rules.new_match(self.opts, None)
-        """Dealt from the system's secure generator (no seed)."""
+        """Dealt from the verifiable shuffle's streams (:meth:`_stream`); a game stored
+        before it from the system's secure generator."""
+        self.server_seed = row.server_seed
+        """The shuffle's secret (:mod:`kozel.server.seeds`), or ``None`` (an older game)."""
+        self.player_seeds: list[str | None] = [None] * len(row.seats)
+        """The seeds the people at the table added before the first deal (``seed`` events)."""
+        self.seed_seconds = 0.0
+        """How long the first deal waits for every person's seed (the club's seed_seconds)."""
+        self._seed_timer: asyncio.TimerHandle | None = None
         self.version = 0
         self.status = row.status
         self.deadline = 0.0
-        """Wall-clock time (``time.time()``) when the seat to move runs out."""
+        """Wall-clock time (``time.time()``) when the seat to move runs out, but for the
+        server's own time: see :meth:`_arm`."""
+        self.server_time: Callable[[], float] = _no_server_time
+        """Seconds this process's event loop has been stalled so far (the club's
+        :class:`~kozel.server.stalls.StallMeter`): time no player's clock is charged for."""
+        self._stall_mark = 0.0
+        """``server_time()`` when the clock of the seat to move last started or grew."""
+        self._armed_at: float | None = None
+        """When the clock was started, until the state that started it has gone out."""
         self.bots: dict[int, GameBot] = {
             s: self.rules.make_bot(info["bot"], _secure.getrandbits(48))
             for s, info in enumerate(self.seats)
             if "bot" in info
         }
         self.queue: asyncio.Queue[
-            _MoveCommand | _Timeout | _Deal | _Next | _Presence | _Vote | None
+            _MoveCommand
+            | _Timeout
+            | _Deal
+            | _Next
+            | _Presence
+            | _Vote
+            | _Rematch
+            | _RematchOver
+            | _Seed
+            | _SeedsClosed
+            | None
         ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -180,6 +239,13 @@ class Table:
         or ends the tournament (``None``)."""
         self.next_game: int | None = None
         """The tournament's next game, once this one has ended."""
+        self.rematch: RematchOffer | None = None
+        """The last rematch offer made at the end of the game (:mod:`kozel.server.rematch`)."""
+        self.rematch_seconds = 60.0
+        """How long a rematch offer waits for the answers (the club's rematch_seconds)."""
+        self.on_rematch: Callable[[Table], Awaitable[int]] | None = None
+        """Seats the rematch at a new table (everyone accepted): its game's id."""
+        self._rematch_timer: asyncio.TimerHandle | None = None
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -201,6 +267,18 @@ class Table:
         self.presence.expect(self._people(), time.monotonic() + allowance)
         self.queue.put_nowait(_Presence())
         if self._needs_deal():
+            if self._seeding():
+                # the commitment goes out first; the deal waits for the people's seeds
+                loop = asyncio.get_running_loop()
+                self._seed_timer = loop.call_later(
+                    self.seed_seconds, self.queue.put_nowait, _SeedsClosed()
+                )
+                try:  # whole states: clients of a former owner hold older ones
+                    self._states = None
+                    await self._publish("start")
+                except Exception:  # clients get the state when they (re)connect
+                    log.exception("table %s: publishing its commitment failed", self.id)
+                return
             self.queue.put_nowait(_Deal())  # its state goes out once it is dealt
             return
         limit = float(self.seconds_per_move)
@@ -211,12 +289,17 @@ class Table:
             await self._publish("start")
         except Exception:  # the table runs: clients get its state when they (re)connect
             log.exception("table %s: publishing its state on starting failed", self.id)
+        self._state_sent()
 
     async def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
         if self._presence_timer is not None:
             self._presence_timer.cancel()
+        if self._rematch_timer is not None:
+            self._rematch_timer.cancel()
+        if self._seed_timer is not None:
+            self._seed_timer.cancel()
         if self.task is not None:
             await self.queue.put(None)
             await self.task
@@ -234,7 +317,7 @@ class Table:
         after the last event, the clocks' time left counted now."""
         states = self._current()
         message = dict(states[self.opts.players if seat is None else seat])
-        for key in ("clock", "next_round"):
+        for key in ("clock", "next_round", "rematch"):
             if key in message:
                 timed = dict(message[key])
                 timed["remaining_ms"] = max(0, timed["deadline_ms"] - int(time.time() * 1000))
@@ -300,6 +383,10 @@ class Table:
             res = self.match.result
             # as the record's result, with ``timeout`` always present (null when none)
             common["result"] = {**res.to_dict(), "timeout": res.timeout}
+        if self.rematch is not None:
+            common["rematch"] = self.rematch.fields()
+        if self.server_seed is not None:
+            common["shuffle"] = shuffle_fields(self.server_seed, self.player_seeds, self.match.over)
         new_rounds = self.match.round_summaries(len(self._rounds))
         if new_rounds:
             # a new list: the states sent before keep the rounds they had
@@ -344,6 +431,19 @@ class Table:
         await self.queue.put(_Vote(voter, target, done))
         return await done
 
+    async def add_seed(self, seat: int, seed: object) -> Reply:
+        """``seat`` adds its seed to the shuffle; wait for the verdict."""
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Seed(seat, seed, done))
+        return await done
+
+    async def answer_rematch(self, seat: int, accept: bool) -> Reply:
+        """``seat`` offers a rematch (or accepts the offer), or declines it; wait for the
+        verdict."""
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Rematch(seat, accept, done))
+        return await done
+
     def ready(self, seat: int) -> None:
         """``seat`` pressed "next" while a finished round is shown."""
         self.queue.put_nowait(_Next(seat))
@@ -361,7 +461,9 @@ class Table:
             command = await self.queue.get()
             if command is None:
                 return
-            answered = command if isinstance(command, _MoveCommand | _Vote) else None
+            answered = (
+                command if isinstance(command, _MoveCommand | _Vote | _Rematch | _Seed) else None
+            )
             if self.status == "lost":
                 if answered is not None and not answered.done.done():
                     answered.done.set_result(Reply(False, "unavailable", MOVED))
@@ -380,6 +482,21 @@ class Table:
                         await self._deal()
                 elif isinstance(command, _Next):
                     await self._ready(command.seat)
+                elif isinstance(command, _Rematch):
+                    reply = await self._rematch(command)
+                    if not command.done.done():
+                        command.done.set_result(reply)
+                elif isinstance(command, _Seed):
+                    reply = await self._add_seed(command)
+                    if not command.done.done():
+                        command.done.set_result(reply)
+                elif isinstance(command, _SeedsClosed):
+                    if self._needs_deal() and not self.match.started:
+                        await self._deal()
+                elif isinstance(command, _RematchOver):
+                    if command.offer is self.rematch and command.offer.status == "open":
+                        command.offer.status = "expired"
+                        await self._publish_rematch()
                 else:
                     reply = await self._move(command)
                     if not command.done.done():
@@ -437,14 +554,79 @@ class Table:
     async def _timeout(self, command: _Timeout) -> None:
         if self.status != "playing" or command.version != self.version:
             return  # a move came first
+        if self.deadline - time.time() > 0.05:  # the clock grew after this timer was set
+            if self._timer is not None:
+                self._timer.cancel()
+            self._wake_at_deadline()
+            return
+        if self._server_time_owed():
+            return
         after = self.match.copy()
         after.timeout(command.seat)
         await self._commit("timeout", {"seat": command.seat}, after)
 
     async def _deal(self) -> None:
+        if self._seed_timer is not None:
+            self._seed_timer.cancel()
         after = self.match.copy()
-        await self._commit("deal", after.deal_next(), after)
+        stream = self._stream(self.match.progress()[0] + 1)
+        await self._commit("deal", after.deal_next(stream), after)
         self.waiting = set()
+
+    # --- the verifiable shuffle ---------------------------------------------------------------
+
+    def _stream(self, number: int) -> DealStream | None:
+        """Round ``number``'s stream (from 1): every chance of that round comes from it."""
+        if self.server_seed is None:
+            return None
+        return round_stream(self.server_seed, self.player_seeds, number)
+
+    def _seeding(self) -> bool:
+        """The first deal waits for seeds: some person at the table has not added his."""
+        return (
+            self.server_seed is not None
+            and self.seed_seconds > 0
+            and not self.match.started
+            and any(self.player_seeds[s] is None for s in self._people())
+        )
+
+    async def _add_seed(self, command: _Seed) -> Reply:
+        seat, seed = command.seat, command.seed
+        if self.status != "playing":
+            return Reply(False, "over", "the game is over")
+        if "user" not in self.seats[seat]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
+        if self.server_seed is None or self.match.started:
+            return Reply(False, "seed_late", "seeds are added before the first deal")
+        if not valid_player_seed(seed):
+            return Reply(
+                False, "seed_bad", "a seed is 1 to 64 letters, digits, - or _", params={"high": 64}
+            )
+        if self.player_seeds[seat] is not None:
+            return Reply(False, "seed_twice", "your seed is added already: it cannot change")
+        await self._store("seed", {"seat": seat, "seed": seed})
+        self.player_seeds[seat] = seed
+        try:
+            await self._publish("seed")
+        except Exception:  # the event is stored: clients catch up on their next sync
+            log.exception("table %s: publishing version %s failed", self.id, self.version)
+        if not self._seeding():  # every person's seed is in: deal now
+            await self._deal()
+        return Reply(True)
+
+    async def _store(self, kind: str, data: dict[str, Any]) -> None:
+        """Store an event that changes no match (a seed): the next version."""
+        version = self.version + 1
+        event = {
+            "game_id": self.id,
+            "version": version,
+            "kind": kind,
+            "data": data,
+            "at": now(),
+            "fence": self.fence,
+        }
+        await self.writer.write(Write(event))
+        self.version = version
 
     def _pause(self) -> bool:
         """A round has ended: show it until every person has pressed "next" or the pause is
@@ -509,6 +691,13 @@ class Table:
             async def finish(connection: AsyncConnection) -> None:
                 await self._finish(connection, after)
 
+        elif kind == "deal":
+
+            async def finish(connection: AsyncConnection) -> None:
+                # what the lobby's list of live games shows: the round and the score
+                live = {"round": after.progress()[0], "score": after.standing()}
+                await connection.execute(update(Game).where(Game.id == self.id).values(live=live))
+
         await self.writer.write(Write(event, finish))
         self.match = after
         self.version = version
@@ -523,6 +712,7 @@ class Table:
             await self._publish(kind)
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
+        self._state_sent()
         if after.over:
             if self.on_finish is not None:
                 self.on_finish(self.id)
@@ -534,7 +724,9 @@ class Table:
         if kind == "replace":
             self._replace(data)
         elif kind == "deal":
-            self.match.apply_deal(data)
+            self.match.apply_deal(data, self._stream(self.match.progress()[0] + 1))
+        elif kind == "seed":
+            self.player_seeds[data["seat"]] = data["seed"]
         elif kind == "move":
             if data["seat"] != self.match.to_move:
                 raise ValueError(f"a stored move of seat {data['seat']} out of turn")
@@ -590,20 +782,63 @@ class Table:
     # --- clock and bots -------------------------------------------------------------------
 
     def _arm(self, deadline: float) -> None:
-        """Start the clock of the seat to move, and let a computer player think."""
+        """Start the clock of the seat to move, and let a computer player think.
+
+        The clock is not charged for the server's own time: when it runs out, the seat first
+        gets the time this process's loop was stalled since the clock started (a burst of
+        password hashing, a starved machine: the player's move may be waiting, unread, in
+        the socket meanwhile), and is timed out only once the whole time to ``deadline`` has
+        passed with the server running (:meth:`_timeout`)."""
         if self._timer is not None:
             self._timer.cancel()
         self.deadline = deadline
+        self._stall_mark = self.server_time()
+        self._armed_at = time.time()
+        seat = self.match.to_move
+        assert seat is not None
+        self._wake_at_deadline()
+        if seat in self.bots:
+            task = asyncio.create_task(self._bot_move(seat, self.version))
+            self._thinking.add(task)
+            task.add_done_callback(self._thinking.discard)
+
+    def _state_sent(self) -> None:
+        """The state that started the clock has been published (Redis has handed it to every
+        process's subscription): the clock runs from now, and the seat gets the time the
+        publishing took (a busy Redis, a busy machine). The stalls of this process until now
+        are in that time: the stall count starts again here."""
+        if self._armed_at is None:
+            return
+        late, self._armed_at = time.time() - self._armed_at, None
+        self._stall_mark = self.server_time()
+        if late > 0 and self.status == "playing" and self.match.to_move is not None:
+            self.deadline += late
+            if self._timer is not None:
+                self._timer.cancel()
+            self._wake_at_deadline()
+
+    def _wake_at_deadline(self) -> None:
         seat, version = self.match.to_move, self.version
         assert seat is not None
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(
-            max(0.0, deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
+            max(0.0, self.deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
         )
-        if seat in self.bots:
-            task = asyncio.create_task(self._bot_move(seat, version))
-            self._thinking.add(task)
-            task.add_done_callback(self._thinking.discard)
+
+    def _server_time_owed(self) -> bool:
+        """Whether the loop stalled since the clock started or grew: then the clock grows
+        by the stall and runs again (``True``), instead of running out."""
+        owed = self.server_time() - self._stall_mark
+        if owed <= 0:
+            return False
+        self._stall_mark += owed
+        self.deadline += owed
+        if self._timer is not None:
+            self._timer.cancel()
+        self._wake_at_deadline()
+        if owed >= 0.1:
+            log.info("table %s: the clock gets %.0f ms of server time back", self.id, 1000 * owed)
+        return True
 
     async def _bot_move(self, seat: int, version: int) -> None:
         """A computer player thinks (in a worker thread), waits until ``bot_pace_ms`` have
@@ -633,9 +868,56 @@ class Table:
     def _record(self, after: GameMatch, labels: list[str]) -> dict[str, Any]:
         """The game's record; with ``replaced`` when a computer player took a seat."""
         record = after.record(labels)
+        if self.server_seed is not None:
+            record["shuffle"] = shuffle_fields(self.server_seed, self.player_seeds, True)
         if self.replacements:
             record["replaced"] = list(self.replacements)
         return record
+
+    # --- the rematch ------------------------------------------------------------------------
+
+    async def _rematch(self, command: _Rematch) -> Reply:
+        seat, offer = command.seat, self.rematch
+        if self.status == "playing":
+            return Reply(False, "rematch_playing", "a rematch is offered once the game is over")
+        if self.tournament_id is not None:
+            return Reply(False, "rematch_tournament", "a tournament's game has no rematch")
+        if "user" not in self.seats[seat]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
+        if offer is None or offer.status != "open":
+            if not command.accept:
+                return Reply(False, "rematch_none", "there is no rematch offer to decline")
+            offer = RematchOffer(seat, self._people(), time.time() + self.rematch_seconds)
+            offer.accepted = {seat} | set(self.bots)  # computer players accept at once
+            self.rematch = offer
+            if self._rematch_timer is not None:
+                self._rematch_timer.cancel()
+            loop = asyncio.get_running_loop()
+            self._rematch_timer = loop.call_later(
+                self.rematch_seconds, self.queue.put_nowait, _RematchOver(offer)
+            )
+        else:
+            offer.answer(seat, command.accept)
+        if offer.agreed and self.on_rematch is not None:
+            offer.game = await self.on_rematch(self)
+            offer.status = "started"
+        if offer.status != "open" and self._rematch_timer is not None:
+            self._rematch_timer.cancel()
+        await self._publish_rematch()
+        return Reply(True)
+
+    async def _publish_rematch(self) -> None:
+        assert self.rematch is not None
+        fields = self.rematch.fields()
+        self._hold({"rematch": fields})
+        message = json.dumps(
+            {"type": "rematch", "game": self.id, "version": self.version, "rematch": fields}
+        )
+        seats: list[int | None] = [*range(len(self.seats)), None]
+        try:
+            await self.pubsub.publish_many([(seat_channel(self.id, s), message) for s in seats])
+        except Exception:  # clients see it in their next state
+            log.exception("table %s: publishing the rematch failed", self.id)
 
     # --- presence and the vote for a computer player ------------------------------------------
 
@@ -750,6 +1032,7 @@ class Table:
             await self._publish("replace")
         except Exception:  # the event is stored: clients catch up on their next sync
             log.exception("table %s: publishing version %s failed", self.id, version)
+        self._state_sent()
 
     def _replace(self, data: dict[str, Any]) -> None:
         """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""
@@ -762,6 +1045,11 @@ class Table:
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}
         self.replacements.append({**entry, "by": f"bot:{data['bot']}"})
+
+
+def _no_server_time() -> float:
+    """A table outside a club (tests) counts no server time."""
+    return 0.0
 
 
 def _replaced(data: dict[str, Any]) -> dict[str, Any]:

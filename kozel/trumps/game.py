@@ -3,6 +3,7 @@ start, replay and seat bots in a game. Four players in two pairs, always."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +82,15 @@ class TrumpsGame(DeclaredOptions):
         from kozel.trumps.moves import move_to_dict
 
         return move_to_dict(move)
+
+    def check_deal(
+        self, opts: Options, number: int, recorded: dict[str, Any], stream: random.Random
+    ) -> list[str]:
+        """The hand's deal (:func:`kozel.trumps.match.deal_hands`) against the record's."""
+        from kozel.shuffle import deal_differences
+        from kozel.trumps.match import deal_hands
+
+        return deal_differences(recorded.get("deal"), deal_hands(stream), [])
 
     def make_bot(self, level: str, seed: int | None = None) -> GameBot:
         from kozel.trumps.bots import make_trumps_bot

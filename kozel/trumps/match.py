@@ -33,6 +33,17 @@ class TrumpsOptions(Options):
     target: int
 
 
+def deal_hands(rng: random.Random) -> list[list[str]]:
+    """Shuffle the 28 tiles (``0-0``, ``0-1`` … ``6-6``) and deal seven to each seat in seat
+    order, each hand sorted."""
+    tiles = list(range(TILE_COUNT))
+    rng.shuffle(tiles)
+    return [
+        [TILE_NAMES[t] for t in sorted(tiles[i * HAND_TILES : (i + 1) * HAND_TILES])]
+        for i in range(SEATS)
+    ]
+
+
 class TrumpsMatch:
     """A game from the first deal to its result."""
 
@@ -80,19 +91,14 @@ class TrumpsMatch:
 
     # --- the deal -------------------------------------------------------------------------
 
-    def deal_next(self) -> dict[str, Any]:
-        """Shuffle the 28 tiles and deal seven to each player; return the deal as data."""
-        tiles = list(range(TILE_COUNT))
-        self.rng.shuffle(tiles)
-        hands = [
-            [TILE_NAMES[t] for t in sorted(tiles[i * HAND_TILES : (i + 1) * HAND_TILES])]
-            for i in range(SEATS)
-        ]
-        data: dict[str, Any] = {"hands": hands, "bazaar": []}
+    def deal_next(self, stream: random.Random | None = None) -> dict[str, Any]:
+        """Deal the next hand (:func:`deal_hands`) from ``stream``, else from the match's
+        generator; return the deal as data."""
+        data: dict[str, Any] = {"hands": deal_hands(stream or self.rng), "bazaar": []}
         self.apply_deal(data)
         return data
 
-    def apply_deal(self, data: dict[str, Any]) -> None:
+    def apply_deal(self, data: dict[str, Any], stream: random.Random | None = None) -> None:
         if not self.needs_deal:
             raise IllegalMove("no deal is due")
         want(isinstance(data, dict), "a deal must be an object")
@@ -193,6 +199,9 @@ class TrumpsMatch:
     def progress(self) -> tuple[int, int]:
         hand = self.hand
         return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
+
+    def standing(self) -> list[int]:
+        return list(self.scores)
 
     def shown_hands(self) -> list[list[str]]:
         """A finished hand has no tile left: every one was played face up."""

@@ -56,7 +56,7 @@ class Player:
 class Held:
     """The state a client of the table socket holds, kept as the protocol says: a whole
     ``state`` replaces it, an ``event`` that follows it (the next version) is applied to it,
-    ``presence`` and ``next_round`` messages change their members."""
+    ``presence``, ``next_round`` and ``rematch`` messages change their members."""
 
     def __init__(self) -> None:
         self.state: dict[str, Any] | None = None
@@ -76,6 +76,8 @@ class Held:
         if kind in ("presence", "next_round") and held is not None:
             members = {k: v for k, v in message.items() if k not in ("type", "game", "version")}
             self.state = {**held, **({"next_round": members} if kind == "next_round" else members)}
+        if kind == "rematch" and held is not None:
+            self.state = {**held, "rematch": message["rematch"]}
         return None
 
 

@@ -97,14 +97,17 @@ class RunningServer:
 
 @pytest.fixture
 def settings(db_url: str) -> Settings:
-    # computer players move at once (bot_delay_ms=0) and a finished round is dealt again at
-    # once (round_pause_seconds=0): the tests wait for moves, not for a pace
+    # computer players move at once (bot_delay_ms=0), a finished round is dealt again at once
+    # (round_pause_seconds=0) and so is the first, without waiting for the players' seeds
+    # (seed_seconds=0; tests/server/test_seeds.py waits): the tests wait for moves, not for a
+    # pace
     return Settings(
         db_url=db_url,
         min_seconds_per_move=1,
         login_attempts_per_minute=5,
         bot_delay_ms=0,
         round_pause_seconds=0,
+        seed_seconds=0,
     )
 
 

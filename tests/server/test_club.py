@@ -254,6 +254,11 @@ def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer
     assert httpx.get(f"{server.url}/api/players/alice").json()["rating"] == 0
 
 
+def unlinked(request: dict[str, Any]) -> dict[str, Any]:
+    """A request without its link's code (which only those at it get)."""
+    return {k: v for k, v in request.items() if k != "code"}
+
+
 def test_the_lobby_is_live_and_people_are_paired(server: RunningServer) -> None:
     from websockets.sync.client import connect
 
@@ -265,16 +270,17 @@ def test_the_lobby_is_live_and_people_are_paired(server: RunningServer) -> None:
         wanted = {"game": "goat", "options": {"players": 2}, "seconds_per_move": 30}
         waiting = alice.post("/api/play/person", wanted).json()
         assert waiting["status"] == "open"
-        assert receive(lobby) == {"type": "lobby", "version": 1, "request": waiting}
+        # the lobby hears each request as its creator got it, but its link
+        assert receive(lobby) == {"type": "lobby", "version": 1, "request": unlinked(waiting)}
         # a different wish does not pair; the same one does
         other = bob.post("/api/play/person", {**wanted, "seconds_per_move": 31}).json()
         assert other["id"] != waiting["id"]
-        assert receive(lobby)["request"] == other
+        assert receive(lobby)["request"] == unlinked(other)
         bob.post(f"/api/requests/{other['id']}/cancel")
         assert receive(lobby)["request"]["status"] == "cancelled"
         paired = bob.post("/api/play/person", wanted).json()
         assert paired["id"] == waiting["id"] and paired["status"] == "started"
-        assert receive(lobby) == {"type": "lobby", "version": 4, "request": paired}
+        assert receive(lobby) == {"type": "lobby", "version": 4, "request": unlinked(paired)}
     game = httpx.get(f"{server.url}/api/games/{paired['game_id']}").json()
     assert [s["name"] for s in game["seats"]] == ["alice", "bob"]
     assert httpx.get(f"{server.url}/api/games/{paired['game_id']}/record").status_code == 409

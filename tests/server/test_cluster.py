@@ -193,7 +193,7 @@ def play_some(sock: Any, moves: int | None, accepted: list[dict[str, Any]]) -> d
 
 async def check_fences(db_url: str, game_id: int) -> None:
     """Events were stored under never-decreasing tokens: no owner wrote after a newer one."""
-    club = Club(Settings(db_url=db_url, bot_delay_ms=0))
+    club = Club(Settings(db_url=db_url, bot_delay_ms=0, seed_seconds=0))
     async with club.sessions() as session:
         fences = list(
             await session.scalars(
@@ -224,8 +224,12 @@ def test_a_claim_checks_the_owner_lease_again(db_url: str) -> None:
     once and has renewed its lease since keeps its table."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
-        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0))
+        a = Club(
+            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
+        b = Club(
+            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         await a.start()
         await b.start()
         try:
@@ -246,8 +250,12 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
     its lease, say). A's next write is refused, its copy stops, B finishes the game."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
-        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0))
+        a = Club(
+            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
+        b = Club(
+            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         await a.start()
         await b.start()
         try:
@@ -302,11 +310,13 @@ def test_the_lease_is_renewed_while_tables_are_claimed(
         return stamp
 
     async def scenario() -> None:
-        gone = Club(Settings(db_url=db_url, node="gone", lease_seconds=60, bot_delay_ms=0))
+        gone = Club(
+            Settings(db_url=db_url, node="gone", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         await gone.start()
         await gone.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # left to claim
         await gone.stop()
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0))
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0, seed_seconds=0))
 
         async def slow_claim(candidate: Claimable) -> None:
             await asyncio.sleep(3)
@@ -335,7 +345,9 @@ def test_a_table_is_taken_over_while_the_pubsub_is_away(
     get the state when they reconnect); the claim and the node's start do not fail."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
+        a = Club(
+            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         await a.start()
         row = await a.bot_game("goat", {"loss_limit": 101}, ["greedy"], 60)
         table = await a.open_table(row)
@@ -343,7 +355,9 @@ def test_a_table_is_taken_over_while_the_pubsub_is_away(
             while table.version < 3:
                 await asyncio.sleep(0.01)
         await a.stop()
-        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0))
+        b = Club(
+            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
 
         async def away(channel: str, message: str) -> None:
             raise ConnectionError("the pub/sub is away")
@@ -364,8 +378,12 @@ def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: s
     moving (503, the client tries again), not that the game is over (404: a browser stops)."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
-        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0))
+        a = Club(
+            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
+        b = Club(
+            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         b.pubsub = a.pubsub  # one in-memory pub/sub: the two nodes reach each other
         await a.start()
         await b.start()
@@ -390,8 +408,10 @@ def test_a_copy_whose_table_was_claimed_stops_without_writing(db_url: str) -> No
     stop all the same, or it would serve its old state to every socket on A."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0))
-        b = Club(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0))
+        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0, seed_seconds=0))
+        b = Club(
+            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         await a.start()
         await b.start()
         try:
@@ -639,7 +659,9 @@ def test_requests_started_together_each_get_their_table_at_once(db_url: str) -> 
     committed, and that table stayed without an owner until the next sweep.)"""
 
     async def scenario() -> None:
-        club = Club(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0))
+        club = Club(
+            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+        )
         await club.start()
         try:
             users = [

@@ -162,13 +162,20 @@ def follow(held: Held, text: str, out: list[Received]) -> dict[str, Any] | None:
     return state
 
 
-Inspect = Callable[[int | None, list[Received], list[GameEvent], Tally], None]
+Inspect = Callable[[int | None, list[Received], list[GameEvent], Tally, str | None], None]
+"""Checks one channel's messages against the game's stored events (and its shuffle's server
+seed: a Poker hand's draws from the shuffled discards come from its stream)."""
 
 
 def check_channel(
-    seat: int | None, received: list[Received], events: list[GameEvent], tally: Tally
+    seat: int | None,
+    received: list[Received],
+    events: list[GameEvent],
+    tally: Tally,
+    _server_seed: str | None,
 ) -> None:
-    """Every message one channel carried, against the truth at the message's version."""
+    """Every message one channel carried, against the truth at the message's version (a
+    layout game's stored deals hold every chance of their rounds)."""
     truth = truth_by_version(events)
     final = events[-1].version
     who = "spectators" if seat is None else f"seat {seat}"
@@ -249,7 +256,7 @@ async def play_one(
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     assert (await club.game_row(row.id)).version == len(events)
     for seat in channels:
-        inspect(seat, received[seat], events, tally)
+        inspect(seat, received[seat], events, tally, row.server_seed)
     tally.games += 1
     tally.deals += sum(1 for e in events if e.kind == "deal")
     tally.draws += sum(1 for e in events if e.kind == "move" and e.data["move"].get("draw"))
@@ -300,7 +307,11 @@ def test_no_message_names_a_hidden_tile(db_url: str) -> None:
 
 
 def check_clocks(
-    seat: int | None, received: list[Received], events: list[GameEvent], tally: Tally
+    seat: int | None,
+    received: list[Received],
+    events: list[GameEvent],
+    tally: Tally,
+    _server_seed: str | None,
 ) -> None:
     """A state's clock belongs to the turn it shows: it runs from that state's event on."""
     stored = {e.version: _aware(e.at).timestamp() for e in events}
@@ -343,11 +354,11 @@ def test_the_check_catches_a_leak(seat: int | None) -> None:
     events = [GameEvent(game_id=1, version=1, kind="deal", data=deal)]
     view = {"hand": hands[0] if seat == 0 else [], "layout": {"first": None, "arms": []}}
     honest = {"type": "state", "version": 1, "status": "playing", "you": seat, "view": view}
-    check_channel(seat, [(0.0, json.dumps(honest), honest)], events, Tally())
+    check_channel(seat, [(0.0, json.dumps(honest), honest)], events, Tally(), None)
     for hidden in ("1-1", rest[-1]):
         leaky = {**honest, "view": {**view, "history": [{"seat": 1, "draw": hidden}]}}
         with pytest.raises(AssertionError, match="hidden tiles"):
-            check_channel(seat, [(0.0, json.dumps(leaky), leaky)], events, Tally())
+            check_channel(seat, [(0.0, json.dumps(leaky), leaky)], events, Tally(), None)
         # an event: its patch names the tile, whatever the state it leads to
         received: list[Received] = []
         held = Held()
@@ -357,7 +368,7 @@ def test_the_check_catches_a_leak(seat: int | None) -> None:
         event["patch"].append(["/note", hidden])  # planted beside an honest patch
         follow(held, json.dumps(event), received)
         with pytest.raises(AssertionError, match="hidden tiles"):
-            check_channel(seat, received[1:], events, Tally())
+            check_channel(seat, received[1:], events, Tally(), None)
 
 
 PRESENCE_KEYS = {"type", "game", "version", "connected", "replaced", "votes"}
@@ -373,7 +384,7 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
     async def play() -> tuple[
         dict[int | None, list[Received]], dict[int | None, list[str]], list[GameEvent]
     ]:
-        settings = Settings(db_url=url, bot_delay_ms=0, presence_grace_seconds=0.05)
+        settings = Settings(db_url=url, bot_delay_ms=0, presence_grace_seconds=0.05, seed_seconds=0)
         club = Club(settings)
         await club.start()
         try:
@@ -445,5 +456,5 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
             assert set(json.loads(text)) == PRESENCE_KEYS and not TILE.findall(text), text
         last = states[-1][2]
         assert last["seats"][1] == "bot:expert" and last["replaced"] == [None, "petr", None]
-        check_channel(seat, states, events, tally)
+        check_channel(seat, states, events, tally, None)
     assert tally.messages > 0

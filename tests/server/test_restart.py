@@ -58,7 +58,7 @@ class Server:
         log = (self.directory / f"{self.name}-{self.starts}.log").open("wb")
         # computer players move at once: the tests wait for moves, not for a person's pace
         command = [str(KOZEL), "serve", "--port", str(self.port), "--db", self.db_url]
-        command += ["--bot-delay-ms", "0", "--round-pause", "0", *self.args]
+        command += ["--bot-delay-ms", "0", "--round-pause", "0", "--seed-seconds", "0", *self.args]
         self.proc = subprocess.Popen(
             command, cwd=self.directory, stdout=log, stderr=subprocess.STDOUT
         )

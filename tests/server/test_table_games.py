@@ -18,6 +18,7 @@ import pytest
 from kozel.core import TILE_NAMES
 from kozel.games import get_game
 from kozel.server.db import GameEvent
+from kozel.shuffle import round_stream
 from tests.server.client import Player, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 from tests.server.test_hidden_information import Inspect, Received, Tally, play_many
@@ -155,15 +156,22 @@ Truth = dict[int, tuple[list[set[str]], list[set[str]], set[str]]]
 discards), and what every seat may see of it (tiles played, hands shown at the showdown)."""
 
 
-def poker_truth(events: list[GameEvent]) -> Truth:
+def poker_truth(events: list[GameEvent], server_seed: str | None) -> Truth:
     """Where the tiles are by the engine's own account of each stored event (its views, the
-    messages, are what is checked)."""
+    messages, are what is checked); each hand's draws from the shuffled discards come from
+    its stream of the verifiable shuffle, as at the table."""
     rules = get_game("poker")
     match: Any = rules.new_match(rules.options(GAMES["poker"]), None)
     out: Truth = {}
+    seeds: list[str | None] = [None] * match.opts.players
     for event in events:
+        if event.kind == "seed":
+            seeds[event.data["seat"]] = event.data["seed"]
+            continue
         if event.kind == "deal":
-            match.apply_deal(event.data)
+            number = match.progress()[0] + 1
+            stream = round_stream(server_seed, seeds, number) if server_seed else None
+            match.apply_deal(event.data, stream)
         elif event.kind == "move":
             match.push(match.read_move(event.data["move"]))
         else:
@@ -177,7 +185,7 @@ def poker_truth(events: list[GameEvent]) -> Truth:
     return out
 
 
-def trumps_truth(events: list[GameEvent]) -> Truth:
+def trumps_truth(events: list[GameEvent], _server_seed: str | None) -> Truth:
     """Where the tiles are, from the stored events alone (a deal, then each tile laid)."""
     hands: list[set[str]] = []
     played: set[str] = set()
@@ -200,9 +208,13 @@ def checker(game: str) -> Inspect:
     rebuild = poker_truth if game == "poker" else trumps_truth
 
     def check(
-        seat: int | None, received: list[Received], events: list[GameEvent], tally: Tally
+        seat: int | None,
+        received: list[Received],
+        events: list[GameEvent],
+        tally: Tally,
+        server_seed: str | None,
     ) -> None:
-        truth = rebuild(events)
+        truth = rebuild(events, server_seed)
         who = "spectators" if seat is None else f"seat {seat}"
         for _, _text, message in received:
             version = message["version"]
@@ -245,7 +257,7 @@ def test_the_check_catches_a_leak() -> None:
     deal = {"hands": [["0-0", "0-1"], ["1-1", "1-2"], ["2-2", "2-3"], ["3-3", "3-4"]]}
     events = [GameEvent(game_id=1, version=1, kind="deal", data=deal)]
     honest = {"type": "state", "version": 1, "view": {"hand": ["0-0", "0-1"]}, "rounds": []}
-    checker("trumps")(0, [(0.0, json.dumps(honest), honest)], events, Tally())
+    checker("trumps")(0, [(0.0, json.dumps(honest), honest)], events, Tally(), None)
     leaky = {**honest, "view": {"hand": ["0-0", "0-1"], "trick": [{"seat": 1, "tile": "1-2"}]}}
     with pytest.raises(AssertionError, match="hidden tiles"):
-        checker("trumps")(0, [(0.0, json.dumps(leaky), leaky)], events, Tally())
+        checker("trumps")(0, [(0.0, json.dumps(leaky), leaky)], events, Tally(), None)

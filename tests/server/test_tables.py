@@ -34,6 +34,7 @@ def table_of(game: str, options: dict[str, Any]) -> Table:
         rated=False,
         status="playing",
         tournament_id=None,
+        server_seed=None,
     )
     return Table(row, Writer(None), MemoryPubSub())  # type: ignore[arg-type]
 

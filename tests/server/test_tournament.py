@@ -20,7 +20,7 @@ from kozel.tournament import replay_tournament
 from tests.server.client import Player, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
-FAST = {"bot_delay_ms": 0, "round_pause_seconds": 0}
+FAST = {"bot_delay_ms": 0, "round_pause_seconds": 0, "seed_seconds": 0}
 TILE = re.compile(r"\b[0-6]-[0-6]\b")
 
 

@@ -31,7 +31,12 @@ def running_club(
     """A club on a database of its own for a module's browser tests: computer players move at
     once, and ``settings`` change the rest (a module's own club yields from this)."""
     db = tmp_path_factory.mktemp("club") / "club.db"
-    chosen: dict[str, Any] = {"min_seconds_per_move": 5, "bot_delay_ms": 0, **settings}
+    chosen: dict[str, Any] = {
+        "min_seconds_per_move": 5,
+        "bot_delay_ms": 0,
+        "seed_seconds": 0,  # tests/web/test_friends.py's club waits for the browsers' seeds
+        **settings,
+    }
     running = RunningServer(Settings(db_url=f"sqlite+aiosqlite:///{db}", **chosen))
     try:
         yield running

@@ -46,7 +46,8 @@ def register(page: Page, name: str) -> None:
     page.fill("#name", name)
     page.fill("#password", "correct horse battery")
     page.click("#register")
-    expect(page.locator("#play-computer")).to_be_visible()
+    # a password is hashed at the lowest priority: on a busy machine that takes a while
+    expect(page.locator("#play-computer")).to_be_visible(timeout=30_000)
 
 
 def game_id(page: Page) -> int:

@@ -48,6 +48,7 @@ def game_events(game: str, options: dict[str, Any], seed: int) -> list[tuple[Any
         rated=False,
         status="playing",
         tournament_id=None,
+        server_seed=None,
     )
     table = Table(row, Writer(None), MemoryPubSub())  # type: ignore[arg-type]
     table.match = rules.new_match(opts, seed)

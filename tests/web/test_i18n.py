@@ -165,7 +165,7 @@ def test_every_error_the_server_gives_is_worded_by_the_client() -> None:
     missing = sorted(f"error.{code}" for code in table if f"error.{code}" not in known)
     assert not missing, f"table errors the client cannot word: {missing}"
     # the refusals the app builds itself
-    for code in ("foreign_origin", "length_required", "body_too_big", "bad_request"):
+    for code in ("foreign_origin", "length_required", "body_too_big", "bad_request", "bad_text"):
         assert f"error.{code}" in known, code
     for code in ("server_error", "sign_in", "csrf", "not_found"):
         assert f"error.{code}" in known, code

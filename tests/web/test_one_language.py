@@ -5,7 +5,9 @@ checks every visible text node, every option of a shown list, and every tooltip,
 placeholder. Each word of them must be a word of that language's ui.json and options.json (so
 a string composed of translations and numbers, tiles, names passes, and an English fallback,
 an internal id or another language's word does not); the only other words allowed are the
-players' own names, the club's name and the names of the languages in the switcher. The rules
+players' own names (the signed-in player's, and what the page marks as a player's name:
+``.player-name``), the club's name and the names of the languages in the switcher. A hash
+(the shuffle's commitment and seeds: 8 hex digits or more) is data, as a number is. The rules
 pages' own text is their HTML's (tests/web/test_i18n.py)."""
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from tests.web.test_phone_table import SHOW, donkey_positions, message
 from tests.web.test_table_ui import position, run
 
 WORD = re.compile(r"[^\W\d_]+")
+HASH = re.compile(r"\b[0-9a-f]{8,}\b")
 # the names of the languages in the switcher, each in its own language, and the club's name
 OWN_NAMES = {"Kozel", "Русский", "Български", "Oʻzbekcha", "English"}
 # what is not the client's to word: the rules' own HTML, what people wrote in the chat
@@ -67,7 +70,7 @@ PLANT = """(text) => document.querySelector("main").append(
 
 
 def words(text: str) -> set[str]:
-    return {w.lower() for w in WORD.findall(text)}
+    return {w.lower() for w in WORD.findall(HASH.sub(" ", text))}
 
 
 def language_words(lang: str) -> set[str]:
@@ -100,6 +103,10 @@ class Checker:
         user = self.page.evaluate("import('/static/app.js').then((m) => m.session.user?.name)")
         if user:
             self.names.add(user)
+        shown = ".player-name"
+        self.names |= set(
+            self.page.locator(shown).evaluate_all("els => els.map(e => e.textContent)")
+        )
         found = foreign(self.page, self.lang, self.names)
         if found:
             self.problems[where] = found

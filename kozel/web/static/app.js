@@ -13,6 +13,7 @@ const ROUTES = [
   [/^\/rules(?:\/([a-z0-9_]+))?$/, (game) => import("./pages.js").then((m) => new m.RulesPage(game || null))],
   [/^\/games\/(\d+)$/, (id) => import("./table.js").then((m) => new m.TablePage(Number(id)))],
   [/^\/games\/(\d+)\/review$/, (id) => import("./review.js").then((m) => new m.ReviewPage(Number(id)))],
+  [/^\/invite\/([A-Za-z0-9_-]+)$/, (code) => import("./invite.js").then((m) => new m.InvitePage(code))],
   [/^\/tournaments\/(\d+)$/, (id) => import("./tournament.js").then((m) => new m.TournamentPage(Number(id)))],
   [/^\/admin$/, () => import("./admin.js").then((m) => new m.AdminPage())],
 ];

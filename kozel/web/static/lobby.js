@@ -1,14 +1,18 @@
 // The lobby: signing in, the game form (every option), open requests live, your games.
 import { get, post } from "./api.js";
-import { again, explain, go, link, refreshUser, session, toast } from "./app.js";
+import { again, explain, go, link, session, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { plural, t } from "./i18n.js";
 import { seatNames } from "./names.js";
 import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
+import { mayTake, seatLine, taken } from "./seats.js";
+import { signInCard } from "./signin.js";
+import { liveGame } from "./live.js";
 import { LiveSocket } from "./socket.js";
 
 const LEVELS = ["random", "greedy", "expert"];
+const LIVE_EVERY_MS = 10000;
 
 /** Open a game's table, unless it is open already (the lobby's socket and the answer to a
  * request both announce a start: following twice would clear what the first one showed). */
@@ -38,6 +42,7 @@ export class LobbyPage {
     this.version = null; // the lobby version this.requests reflect
     this.syncing = false; // a sync was sent and its snapshot has not come yet
     this.mine = new Set(); // requests I sit in, to follow them when they start
+    this.mineOpen = []; // my open requests with their links (GET /api/me/requests), private ones too
   }
 
   async show(main) {
@@ -51,11 +56,14 @@ export class LobbyPage {
       onMessage: (m) => this.receive(m),
       onStatus: (status) => this.main.classList.toggle("offline", status !== "open"),
     });
+    // the games being played change at their own pace: looked at again every few seconds
+    this.liveTimer = setInterval(() => this.loadLive(), LIVE_EVERY_MS);
   }
 
   dispose() {
     this.disposed = true;
     if (this.socket) this.socket.close();
+    clearInterval(this.liveTimer);
   }
 
   render() {
@@ -64,6 +72,7 @@ export class LobbyPage {
     this.list = h("div#requests");
     this.yours = h("div#your-games");
     this.waiting = h("div#waiting");
+    this.live = h("div#live-games");
     mount(
       this.main,
       h(
@@ -78,11 +87,58 @@ export class LobbyPage {
           this.waiting,
           user ? h("section.card.your-games", { "aria-labelledby": "your-games-title" }, h("h2#your-games-title", {}, t("lobby.your_games")), this.yours) : null,
           h("section.card.requests", { "aria-labelledby": "requests-title" }, h("h2#requests-title", {}, t("lobby.open_requests")), this.list),
+          this.liveCard(),
         ),
       ),
     );
     this.renderRequests();
-    if (user) this.loadYours();
+    this.loadLive();
+    if (user) {
+      this.loadYours();
+      this.loadMine();
+    }
+  }
+
+  /** The games being played, for anyone to watch: a filter by game and the list. */
+  liveCard() {
+    const filter = h(
+      "select#live-game",
+      { "aria-label": t("live.filter"), onchange: () => this.loadLive() },
+      h("option", { value: "" }, t("live.all")),
+      this.games.map((g) => h("option", { value: g.id, selected: g.id === this.liveGame }, gameName(g.id))),
+    );
+    this.liveFilter = filter;
+    return h(
+      "section.card.live", { "aria-labelledby": "live-title" },
+      h("div.live-head", {}, h("h2#live-title", {}, t("live.title")), h("label.small", {}, t("live.filter"), " ", filter)),
+      this.live,
+    );
+  }
+
+  async loadLive() {
+    if (!this.live) return;
+    this.liveGame = this.liveFilter ? this.liveFilter.value : "";
+    let games;
+    try {
+      games = await get(`/api/live${this.liveGame ? `?game=${encodeURIComponent(this.liveGame)}` : ""}`);
+    } catch (error) {
+      mount(this.live, h("p.muted", {}, explain(error)));
+      return;
+    }
+    if (this.disposed) return;
+    mount(this.live, games.length ? h("ul.plain.live-games", {}, games.map((g) => liveGame(g))) : h("p.muted", {}, t("live.none")));
+  }
+
+  /** My open requests with their links: a waiting card offers each link, and shows the
+   * private requests, which the lobby does not list. */
+  async loadMine() {
+    try {
+      this.mineOpen = await get("/api/me/requests");
+    } catch {
+      this.mineOpen = [];
+    }
+    for (const r of this.mineOpen) if (!r.private) this.mine.add(r.id);
+    this.renderWaiting();
   }
 
   async loadYours() {
@@ -104,53 +160,14 @@ export class LobbyPage {
   }
 
   signIn() {
-    const name = h("input#name", { name: "name", autocomplete: "username", required: true, minlength: 3, maxlength: 24 });
-    const password = h("input#password", { name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 8 });
-    const error = h("p.error", { role: "alert" });
-    const submit = async (path) => {
-      error.textContent = "";
-      const guest = path.endsWith("guest");
-      if (!guest && !/^[\p{L}\p{N}\p{M}_.-]{3,24}$/u.test(name.value.trim())) {
-        error.textContent = t("signin.bad_name");
+    return signInCard(async () => {
+      if (this.disposed) {
+        await again(); // another page took over meanwhile (the language changed, say)
         return;
       }
-      if (!guest && password.value.length < 8) {
-        error.textContent = t("signin.bad_password");
-        return;
-      }
-      try {
-        await post(path, guest ? undefined : { name: name.value.trim(), password: password.value });
-        await refreshUser();
-        if (this.disposed) {
-          await again(); // another page took over meanwhile (the language changed, say)
-          return;
-        }
-        this.render();
-        this.socket.drop(); // connect again as the player (to chat)
-      } catch (e) {
-        error.textContent = explain(e);
-      }
-    };
-    return h(
-      "section.card.signin",
-      { "aria-labelledby": "signin-title" },
-      h("h1#signin-title", {}, t("signin.title")),
-      h("p", {}, t("signin.intro")),
-      h(
-        "form",
-        { onsubmit: (e) => { e.preventDefault(); submit("/api/auth/login"); } },
-        h("div.field", {}, h("label", { for: "name" }, t("signin.name")), name),
-        h("div.field", {}, h("label", { for: "password" }, t("signin.password")), password),
-        error,
-        h(
-          "div.buttons",
-          {},
-          h("button.primary#login", { type: "submit" }, t("signin.login")),
-          h("button#register", { type: "button", onclick: () => submit("/api/auth/register") }, t("signin.register")),
-          h("button#guest", { type: "button", onclick: () => submit("/api/auth/guest") }, t("signin.guest")),
-        ),
-      ),
-    );
+      this.render();
+      this.socket.drop(); // connect again as the player (to chat)
+    });
   }
 
   form() {
@@ -161,6 +178,7 @@ export class LobbyPage {
     const fields = h("div.options");
     const seconds = h("input#seconds", { type: "number", min: 5, max: 600, value: 60, name: "seconds_per_move" });
     const rated = h("input#rated", { type: "checkbox", name: "rated", "aria-describedby": "rated-why" });
+    const privately = h("input#private", { type: "checkbox", name: "private", "aria-describedby": "private-help" });
     const ratedWhy = h("small.help.rated-why#rated-why", { role: "status" });
     let ratedWanted = false; // the player's choice, given back when the options allow it again
     const level = h("select#level", { name: "level" }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
@@ -224,10 +242,12 @@ export class LobbyPage {
       error.textContent = "";
       try {
         const request = await post(path, { ...body(), ...extra });
-        if (request.tournament_id) go(`/tournaments/${request.tournament_id}`);
+        if (request.private && request.status === "open") go(`/invite/${request.code}`); // its page holds the link to send
+        else if (request.tournament_id) go(`/tournaments/${request.tournament_id}`);
         else if (request.game_id) go(`/games/${request.game_id}`);
         else {
           this.mine.add(request.id);
+          this.loadMine();
           // "play with a person" may have seated you at someone's request: the waiting card
           // (renderWaiting) says which and for how many more; a request you open is yours
           if (path === "/api/requests") toast(t("lobby.created"), "info");
@@ -257,7 +277,8 @@ export class LobbyPage {
           {},
           h("button.primary.big#play-computer", { type: "submit" }, t("lobby.play_computer")),
           h("button.big#play-person", { type: "button", onclick: () => act("/api/play/person") }, t("lobby.play_person")),
-          h("button#create", { type: "button", onclick: () => act("/api/requests") }, t("lobby.create")),
+          h("button#create", { type: "button", onclick: () => act("/api/requests", { private: privately.checked }) }, t("lobby.create")),
+          h("span.field.check.private", {}, h("label", { for: "private" }, privately, " ", t("lobby.private")), h("small.help#private-help", {}, t("lobby.private_help"))),
         ),
         error,
         h(
@@ -329,6 +350,7 @@ export class LobbyPage {
       if (message.version === this.version + 1) {
         this.version = message.version;
         this.update(applyChange(this.requests, message.request));
+        if (message.request.status === "started") this.loadLive();
       } else if (!this.syncing) {
         this.syncing = this.socket.send({ type: "sync" });
       }
@@ -338,9 +360,14 @@ export class LobbyPage {
   update(requests) {
     const me = session.user;
     const open = new Set(requests.map((r) => r.id));
+    let unknown = false;
     for (const r of requests) {
-      if (me && r.seats.some((seat) => seat && seat.name === me.name)) this.mine.add(r.id);
+      if (me && r.seats.some((seat) => seat && seat.name === me.name)) {
+        this.mine.add(r.id);
+        unknown ||= !this.mineOpen.some((m) => m.id === r.id);
+      }
     }
+    if (unknown) this.loadMine();
     // a request I sat in has left the list: it started (or was cancelled)
     for (const id of [...this.mine]) {
       if (!open.has(id)) {
@@ -366,10 +393,12 @@ export class LobbyPage {
     }
     const sits = (r) => r.seats.some((seat) => seat && seat.name === me.name);
     const others = this.requests.filter((r) => !sits(r) && r.seats.includes(null)).length;
+    const hidden = this.mineOpen.filter((r) => r.private); // not in the lobby's list
     mount(
       this.waiting,
-      this.requests.filter(sits).map((r) => {
-        const taken = r.seats.filter(Boolean).length;
+      [...this.requests.filter(sits), ...hidden].map((r) => {
+        const seated = r.seats.filter(taken).length;
+        const code = r.code || this.mineOpen.find((m) => m.id === r.id)?.code;
         const creator = r.seats[0] && r.seats[0].name === me.name;
         const act = async (what) => {
           try {
@@ -377,15 +406,17 @@ export class LobbyPage {
           } catch (e) {
             toast(explain(e));
           }
+          this.loadMine(); // a private request leaves the cards only so
         };
         return h(
           "section.card.waiting",
           { role: "status", "data-request": r.id },
           // one opponent or several: the count is said below
-          h("h2", {}, t(r.seats.length - taken > 1 ? "lobby.waiting_title_several" : "lobby.waiting_title")),
+          h("h2", {}, t(r.seats.length - seated > 1 ? "lobby.waiting_title_several" : "lobby.waiting_title")),
           h("p", {}, requestWhat(r)),
-          h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - taken, { taken, seats: r.seats.length })),
-          h("p.small.muted", {}, t(r.tournament ? "lobby.waiting_help_tournament" : "lobby.waiting_help")),
+          h("p.waiting-count", {}, plural("lobby.waiting_seats", r.seats.length - seated, { taken: seated, seats: r.seats.length })),
+          h("p.small.muted", {}, t(r.private ? "lobby.waiting_private" : r.tournament ? "lobby.waiting_help_tournament" : "lobby.waiting_help")),
+          code ? h("p.small.invite-link", {}, link(`/invite/${code}`, t("lobby.invite_link"))) : null,
           others ? h("p.small.waiting-others", {}, plural("lobby.waiting_others", others)) : null,
           h(
             "div.buttons",
@@ -415,7 +446,9 @@ export class LobbyPage {
         this.requests.map((r) => {
           const creator = r.seats[0] && me && r.seats[0].name === me.name;
           const sitting = me && r.seats.some((seat) => seat && seat.name === me.name);
-          const free = r.seats.some((seat) => seat === null);
+          const free = r.seats.some((seat) => !taken(seat));
+          const open = me && !sitting && r.seats.some((seat) => mayTake(seat, me.name, false));
+          const sit = (seat) => act("join", { seat });
           const act = async (what, body) => {
             try {
               const answer = await post(`/api/requests/${r.id}/${what}`, body);
@@ -437,18 +470,14 @@ export class LobbyPage {
               " · ",
               r.rated ? t("lobby.rated") : t("lobby.unrated"),
             ),
-            h(
-              "ol.seats",
-              {},
-              r.seats.map((seat) =>
-                h("li", { class: seat ? "" : "free" }, seat === null ? t("lobby.free_seat") : seat.bot ? t("lobby.computer", { level: t(`level.${seat.bot}`) }) : seat.name),
-              ),
-            ),
+            // in a game of pairs the seat chosen is the partner chosen: each free seat says
+            // its team and may be taken by itself
+            h("ol.seats", {}, r.seats.map((seat, i) => seatLine(r, i, open && mayTake(seat, me.name, false) ? sit : null))),
             me
               ? h(
                   "div.buttons",
                   {},
-                  !sitting && free ? h("button.primary.join", { type: "button", onclick: () => act("join") }, t("lobby.join")) : null,
+                  open ? h("button.primary.join", { type: "button", onclick: () => act("join") }, t("lobby.join")) : null,
                   sitting && !creator ? h("button.leave", { type: "button", onclick: () => act("leave") }, t("lobby.leave")) : null,
                   creator && free ? h("span.fill", {}, level, h("button.bots", { type: "button", title: r.rated ? t("lobby.fill_bots_unrated") : undefined, onclick: () => act("bots", { level: level.value }) }, t("lobby.fill_bots"))) : null,
                   creator ? h("button.cancel", { type: "button", onclick: () => act("cancel") }, t("lobby.cancel")) : null,

@@ -4,6 +4,7 @@ import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { legend, lineChart } from "./chart.js";
+import { liveGame } from "./live.js";
 import { seatNames } from "./names.js";
 import { gameName, rules } from "./options.js";
 
@@ -64,6 +65,10 @@ export class PlayerPage {
         {},
         h("h1", {}, player.name, player.guest ? h("span.muted", {}, ` (${t("player.guest")})`) : null),
         h("p", {}, t("term.rating"), ": ", h("strong.rating-value", {}, String(player.rating))),
+        // the game he is playing now, to watch
+        player.playing.length
+          ? h("section.card.playing-now", { "aria-labelledby": "playing-now-title" }, h("h2#playing-now-title", {}, t("player.playing_now")), h("ul.plain.live-games", {}, player.playing.map((g) => liveGame(g))))
+          : null,
         h(
           "section.card",
           {},
@@ -89,6 +94,9 @@ export class PlayerPage {
   }
 }
 
+/** Rules pages of the club's own, beside each game's (kozel/web/rules/NAME.LANG.html). */
+const PAGES = { shuffle: () => t("rules.page.shuffle") };
+
 export class RulesPage {
   constructor(game) {
     this.game = game; // null: the first game the club offers
@@ -98,11 +106,12 @@ export class RulesPage {
   async show(main) {
     const games = await rules();
     const game = this.game ?? games[0].id;
-    if (!games.some((g) => g.id === game)) {
+    const page = Object.hasOwn(PAGES, game);
+    if (!page && !games.some((g) => g.id === game)) {
       mount(main, h("section.card", {}, h("h1", {}, t("error.no_page")), link("/rules", t("nav.rules"))));
       return;
     }
-    this.title = `${t("nav.rules")}: ${gameName(game)}`;
+    this.title = `${t("nav.rules")}: ${page ? PAGES[game]() : gameName(game)}`;
     const response = await fetch(`/rules-text/${game}.${lang}.html`);
     const text = response.ok ? await response.text() : "";
     const body = h("article.rules-text", { "data-game": game });
@@ -114,6 +123,8 @@ export class RulesPage {
         "section.card.rules",
         {},
         h("nav.tabs", { "aria-label": t("nav.rules") }, games.map((g) => link(`/rules/${g.id}`, gameName(g.id), { "aria-current": g.id === game ? "page" : null }))),
+        // what holds for every game: how the tiles are shuffled
+        h("p.rules-pages", {}, Object.entries(PAGES).map(([name, title]) => link(`/rules/${name}`, title(), { "aria-current": name === game ? "page" : null }))),
         body,
       ),
     );

@@ -152,6 +152,7 @@ export class PokerTable {
         {},
         h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${page.id}`)),
         h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("poker.hand_of", { n: view.hand_number, of: view.options.hands })),
+        page.shuffleLine(),
       ),
       end,
       h(

@@ -5,7 +5,7 @@
 import { get } from "./api.js";
 import { explain, link } from "./app.js";
 import { h, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 import { drawLayout, laidOn } from "./layout.js";
 import { describe } from "./movelog.js";
 import { legend, lineChart } from "./chart.js";
@@ -28,6 +28,8 @@ export class ReviewPage {
     await rules();
     try {
       [this.record, this.game] = await Promise.all([get(`/api/games/${this.id}/record`), get(`/api/games/${this.id}`)]);
+      // the club's check of the verifiable shuffle, as `kozel verify` makes it
+      this.shuffle = this.record.shuffle ? await get(`/api/games/${this.id}/shuffle`) : null;
       this.layout = gameInfo(this.record.game).table === "layout";
       await this.name();
       if (!this.layout) {
@@ -148,7 +150,35 @@ export class ReviewPage {
             this.game.rated ? result.rating.map((d, s) => `${this.seats[s]} ${d >= 0 ? "+" : ""}${d}`).join(", ") : t("lobby.unrated"),
           )
         : null,
+      this.shuffleCheck(),
     ];
+  }
+
+  /** Whether every deal is the one the seeds give: the commitment made before the first
+   * deal, the server seed revealed at the end, each player's seed, and each round's verdict. */
+  shuffleCheck() {
+    const check = this.shuffle;
+    if (!check) return null;
+    const failed = check.rounds.filter((r) => !r.ok).map((r) => r.round);
+    const header = check.shuffle;
+    const hex = (text) => (text ? h("code", {}, text) : "—");
+    return h(
+      "details.card.shuffle-check",
+      { "data-ok": String(check.ok), open: !check.ok },
+      h("summary", {}, h("strong.verdict", {}, check.ok ? `✓ ${plural("shuffle.verified", check.rounds.length)}` : `✗ ${t("shuffle.failed")}`)),
+      failed.length ? h("p.failed-rounds", {}, t("shuffle.rounds_failed", { rounds: failed.join(", ") })) : null,
+      check.ok || !check.problems.length ? null : h("p.small", {}, t("shuffle.not_committed")),
+      h(
+        "dl.rules-list",
+        {},
+        h("dt", {}, t("shuffle.commitment")),
+        h("dd", {}, hex(header.commitment)),
+        h("dt", {}, t("shuffle.revealed")),
+        h("dd", {}, hex(header.server_seed)),
+        header.seeds.map((seed, s) => [h("dt", {}, t("shuffle.seed_of", { name: this.seats[s] })), h("dd", {}, hex(seed))]),
+      ),
+      h("p.small.muted", {}, t("shuffle.yourself"), " ", h("code", {}, "kozel verify"), " · ", h("a", { href: `/api/games/${this.id}/record`, download: `game-${this.id}.json` }, t("shuffle.record")), " · ", link("/rules/shuffle", t("shuffle.how"))),
+    );
   }
 
   render() {

@@ -108,6 +108,15 @@ export class TablePage {
       }
       return;
     }
+    if (message.type === "rematch") {
+      // a rematch offered at the game's end, and its answers (the position has not changed)
+      if (this.state && message.version === this.seen) {
+        this.state.rematch = message.rematch;
+        this.rematchDeadline = performance.now() + message.rematch.remaining_ms;
+        if (!this.followRematch()) this.render();
+      }
+      return;
+    }
     if (message.type === "next_round") {
       // who still has to press "next" (no new version: the position has not changed)
       if (this.state && message.version === this.seen) {
@@ -176,6 +185,9 @@ export class TablePage {
     this.chat.speaker(this.you !== null, t("chat.watchers"));
     this.busy = false;
     if (message.clock) this.deadline = performance.now() + message.clock.remaining_ms;
+    if (message.rematch) this.rematchDeadline = performance.now() + message.rematch.remaining_ms;
+    if (this.followRematch()) return;
+    this.addSeed();
     if (message.next_round) {
       this.nextDeadline = performance.now() + message.next_round.remaining_ms;
       this.waited = true;
@@ -391,7 +403,7 @@ export class TablePage {
     if (!state) return;
     const view = state.view;
     if (!view) {
-      mount(this.main, h("p.loading", {}, t("table.dealing")));
+      mount(this.main, h("div.dealing", {}, h("p.loading", {}, t("table.dealing")), this.shuffleLine()));
       return;
     }
     this.title = `${gameName(view.game)} #${this.id}`;
@@ -416,6 +428,7 @@ export class TablePage {
           {},
           h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${this.id}`)),
           h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("table.round", { n: view.round })),
+          this.shuffleLine(),
           this.tournamentLine(),
         ),
         this.endPanel(),
@@ -988,6 +1001,7 @@ export class TablePage {
             res.rating.map((delta, seat) => h("li", {}, `${this.label(seat)}: ${t("table.rating_change", { delta: delta >= 0 ? `+${delta}` : delta })}`)),
           )
         : h("p.muted", {}, t("lobby.unrated")),
+      this.rematchPanel(names),
       state.tournament
         ? h(
             "p.tournament-links",
@@ -998,6 +1012,78 @@ export class TablePage {
         : null,
       h("p", {}, link(`/games/${this.id}/review`, t("table.review")), " · ", link("/", t("nav.lobby"))),
     );
+  }
+
+  /** Before the first deal, add a seed of our own to the table's shuffle (16 random bytes):
+   * the deals then depend on a number the club did not know when it committed to its own. */
+  addSeed() {
+    const { state } = this;
+    const shuffle = state.shuffle;
+    if (!shuffle || state.view || state.status !== "playing" || this.you === null || this.seeded) return;
+    if (shuffle.seeds[this.you] !== null) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    this.seeded = this.socket.send({ type: "seed", seed: [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("") });
+  }
+
+  /** What the table says of its shuffle: before the deal, the commitment and the seeds added;
+   * at the end, the server seed revealed and where the check is. */
+  shuffleLine() {
+    const { state } = this;
+    const shuffle = state.shuffle;
+    if (!shuffle) return null;
+    const short = (hex) => h("code", { title: hex }, `${hex.slice(0, 12)}…`);
+    const added = shuffle.seeds.filter((seed) => seed !== null).length;
+    return h(
+      "p.small.muted.shuffle-line",
+      { "data-commitment": shuffle.commitment },
+      t("shuffle.commitment"),
+      " ",
+      short(shuffle.commitment),
+      " · ",
+      plural("shuffle.seeds", added),
+      shuffle.server_seed ? [" · ", t("shuffle.revealed"), " ", short(shuffle.server_seed), " · ", link(`/games/${this.id}/review`, t("shuffle.check"))] : null,
+      " · ",
+      link("/rules/shuffle", t("shuffle.how")),
+    );
+  }
+
+  /** The rematch everyone accepted has started: a player goes to its table. */
+  followRematch() {
+    const offer = this.state && this.state.rematch;
+    if (!offer || offer.status !== "started" || this.you === null || !offer.game) return false;
+    go(`/games/${offer.game}`);
+    return true;
+  }
+
+  /** At the end of the game: offer a rematch, answer the offer, or see how it went (who
+   * declined or did not answer in time); a spectator sees the offer and the new table. */
+  rematchPanel(names) {
+    const { state } = this;
+    if (state.tournament) return null;
+    const offer = state.rematch;
+    const person = this.you !== null && !isBot(state.seats[this.you]);
+    const answer = (accept) => this.socket.send({ type: "rematch", accept });
+    const how = t(state.view.options.teams ? "rematch.kept" : "rematch.rotated");
+    const offerButton = person ? h("button.primary#rematch-offer", { type: "button", onclick: () => answer(true) }, t("rematch.offer")) : null;
+    const list = (seats) => seats.map((s) => names[s]).join(", ");
+    let body;
+    if (!offer) body = [offerButton, person ? h("span.small.muted", {}, " ", how) : null];
+    else if (offer.status === "open") {
+      const mine = person && offer.waiting.includes(this.you);
+      body = [
+        h("p.rematch-offered", {}, offer.by === this.you ? t("rematch.you_offered") : t("rematch.offered", { name: names[offer.by] }), " ", how),
+        mine
+          ? h("span.buttons", {}, h("button.primary#rematch-accept", { type: "button", onclick: () => answer(true) }, t("rematch.accept")), " ", h("button#rematch-decline", { type: "button", onclick: () => answer(false) }, t("rematch.decline")))
+          : null,
+        offer.waiting.length ? h("p.small.rematch-waiting", {}, t("table.waiting_for", { names: list(offer.waiting) }), " ", h("span.rematch-in", {}, "")) : null,
+      ];
+    } else if (offer.status === "started") {
+      body = h("p.rematch-started", {}, t("rematch.started"), " ", link(`/games/${offer.game}`, t("rematch.watch"), { id: "rematch-watch" }));
+    } else {
+      const why = offer.status === "declined" ? t("rematch.declined", { names: list(offer.declined) }) : t("rematch.expired", { names: list(offer.waiting) });
+      body = [h("p.rematch-over", { "data-status": offer.status }, why), offerButton];
+    }
+    return h("div.rematch", { role: "status", "data-status": offer ? offer.status : "none" }, body);
   }
 
   /** The hands left at the game's end, face up, each with its count as the game counts it
@@ -1022,6 +1108,10 @@ export class TablePage {
   }
 
   tick() {
+    if (this.state?.rematch?.status === "open" && this.main) {
+      const secs = Math.ceil(Math.max(0, this.rematchDeadline - performance.now()) / 1000);
+      for (const el of this.main.querySelectorAll(".rematch-in")) el.textContent = t("rematch.left", { n: secs });
+    }
     if (this.state?.next_round && this.main) {
       const secs = Math.ceil(Math.max(0, this.nextDeadline - performance.now()) / 1000);
       for (const el of this.main.querySelectorAll(".next-in")) el.textContent = t(el.dataset.key || "table.next_in", { n: secs });

@@ -91,6 +91,7 @@ export class TrickTable {
         {},
         h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${page.id}`)),
         h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("tricks.hand", { n: view.hand_number })),
+        page.shuffleLine(),
       ),
       page.endPanel(),
       h(

@@ -1,0 +1,42 @@
+// A request's seats as the lobby and a link's page show them: who sits where, the seats kept
+// for a player or for the link, the pairs of a team game, and whether you may sit down.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const taken = (seat) => Boolean(seat && (seat.name || seat.bot));
+
+/** True when the request is played in pairs: seats 0 and 2 against 1 and 3. */
+export function inPairs(request) {
+  return Boolean(request.options && request.options.teams);
+}
+
+/** Whether ``name`` may take this seat (``byLink``: he came by the request's link). */
+export function mayTake(seat, name, byLink) {
+  if (seat === null) return true;
+  if (taken(seat)) return false;
+  if (seat.link) return byLink;
+  return Boolean(name) && seat.reserved === name; // the server keeps the name as the club spells it
+}
+
+/** Who is at a seat, in words. */
+export function occupant(seat) {
+  if (seat === null) return t("lobby.free_seat");
+  if (seat.bot) return t("lobby.computer", { level: t(`level.${seat.bot}`) });
+  if (seat.name) return seat.name;
+  if (seat.link) return t("seats.kept_link");
+  return t("seats.kept_for", { name: seat.reserved });
+}
+
+/** One seat's line: its team in a game of pairs, who is there, and a button to sit down
+ * when ``sit`` is given. */
+export function seatLine(request, index, sit) {
+  const seat = request.seats[index];
+  const pairs = inPairs(request);
+  return h(
+    "li",
+    { class: [seat === null ? "free" : "", seat && !taken(seat) ? "kept" : "", pairs ? `team${index % 2}` : ""].join(" "), "data-seat": index },
+    pairs ? h("span.team", { class: `team${index % 2}` }, t("table.team", { n: (index % 2) + 1 }), " ") : null,
+    h("span.occupant", {}, occupant(seat)),
+    sit ? [" ", h("button.sit", { type: "button", "data-seat": index, onclick: () => sit(index) }, t("seats.sit"))] : null,
+  );
+}
