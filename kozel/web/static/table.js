@@ -880,8 +880,9 @@ export class TablePage {
     if (refuse && declare) {
       actions.push(
         h("span.prompt.hundred-asked", { role: "alert" }, t("table.hundred_asked")),
-        h("button.primary.declare-hundred", { type: "button", onclick: () => this.send(declare) }, t("table.hundred_yes")),
-        h("button.refuse-hundred", { type: "button", onclick: () => this.send(refuse) }, t("table.hundred_no")),
+        // the classes of the other yes/no questions too (hundred-yes, hundred-no)
+        h("button.primary.declare-hundred.hundred-yes", { type: "button", onclick: () => this.send(declare) }, t("table.hundred_yes")),
+        h("button.refuse-hundred.hundred-no", { type: "button", onclick: () => this.send(refuse) }, t("table.hundred_no")),
       );
     } else if (!this.pick && !this.plan && myTurn) {
       if (doubles) actions.push(h("button.several", { type: "button", onclick: () => { this.plan = []; this.render(); } }, t("table.several_doubles")));
