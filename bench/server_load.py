@@ -216,13 +216,6 @@ class Pending:
     seen: set[int] = field(default_factory=set)
 
 
-def needs_seed(state: dict[str, Any]) -> bool:
-    """Before the first deal a person adds a seed of his own to the table's shuffle."""
-    shuffle = state.get("shuffle")
-    you = state.get("you")
-    return bool(shuffle) and "view" not in state and you is not None and not shuffle["seeds"][you]
-
-
 class Guest:
     def __init__(self, server: dict[str, str], transport: httpx.AsyncHTTPTransport) -> None:
         self.server = server
@@ -342,11 +335,14 @@ class Players:
         pending: list[Pending | None] = [None]
         acted = [-1] * 4
         held: list[dict[str, Any] | None] = [None] * 4
-        seeded = [False] * 4
         over = asyncio.Event()
         finished = [False]
 
         async def reader(seat_index: int, sock: ClientConnection) -> None:
+            # a person adds his seed to the table's shuffle at once (the first deal waits for
+            # the people's seeds), as the browser does; a server of an older version has no
+            # shuffle and says it does not know the message
+            await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
             await self.go.wait()
             while not self.stop.is_set() and not over.is_set():
                 try:
@@ -359,7 +355,8 @@ class Players:
                 message = json.loads(text)
                 kind, state = message["type"], held[seat_index]
                 if kind == "error":
-                    self.stats.errors[f"ws:{message['code']}"] += 1
+                    if message["code"] not in ("seed_late", "seed_twice", "unknown_type"):
+                        self.stats.errors[f"ws:{message['code']}"] += 1
                     continue
                 if kind == "next_round" and state is not None:
                     if state["you"] in message["waiting"]:  # a person presses "next"
@@ -397,9 +394,6 @@ class Players:
                     return
                 if you in state.get("next_round", {}).get("waiting", []):
                     await sock.send(json.dumps({"type": "next"}))
-                if needs_seed(state) and not seeded[seat_index]:  # as the browser does
-                    seeded[seat_index] = True
-                    await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
                 view = state.get("view")
                 if (
                     view
