@@ -11,6 +11,12 @@ bot should score more: a ratio above 1).
     .venv/bin/python bench/strength.py --rounds 2000 --games goat --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 1000 --games draw,sea_goat --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 400 --games during --pairs expert/greedy
+    .venv/bin/python bench/strength.py --rounds 600 --games goat-125 --pairs expert/expert-0
+
+``expert-0`` is the expert without the exact endgame search, and ``expert-w1`` the expert
+that counts the opponents' points in full (a weight of 1, not 0.35): variants of the search
+to measure against each other (``kozel.bots.expert.Tuning``); ``--jobs 2`` plays two batches
+of games at once.
 
 ``--games during`` stands for the five games that score during play (All Fives, Telephone,
 All Threes, Threes and Fives, Bergen); for the races each line also gives the margin, the
@@ -21,9 +27,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 
+from kozel.bots import LEVELS, Bot
+from kozel.bots.expert import ExpertBot, Tuning
 from kozel.games import (
     ALL_FIVES,
     ALL_THREES,
@@ -43,10 +53,12 @@ from kozel.simulate import Summary, simulate
 
 GAMES: dict[str, tuple[Ruleset, Options]] = {
     "goat": (GOAT, GOAT.options()),
+    "goat-125": (GOAT, GOAT.options(GOAT.presets["goat-125"])),
     "team-goat": (GOAT, GOAT.options({"teams": True})),
     "donkey": (DONKEY, DONKEY.options()),
     "draw": (DRAW, DRAW.options()),
     "block": (BLOCK, BLOCK.options()),
+    "team-block": (BLOCK, BLOCK.options({"players": 4, "teams": True})),
     "classic": (CLASSIC, CLASSIC.options()),
     "sea_goat": (SEA_GOAT, SEA_GOAT.options()),
     "all_fives": (ALL_FIVES, ALL_FIVES.options()),
@@ -58,10 +70,34 @@ GAMES: dict[str, tuple[Ruleset, Options]] = {
 DURING_PLAY = "all_fives,telephone,all_threes,threes_fives,bergen"
 PAIRS = ["greedy/random", "expert/greedy"]
 TARGET = 0.75
+VARIANTS: dict[str, Tuning] = {
+    "expert-0": Tuning(exact_factor=0.0),
+    "expert-w1": Tuning(opponent_weight=1.0),
+}
+"""Variants of the expert's search, as levels of this benchmark only."""
+
+
+def variant(tuning: Tuning) -> Callable[[int | None], Bot]:
+    return lambda seed: ExpertBot(seed, tuning=tuning)
+
+
+for _name, _tuning in VARIANTS.items():
+    LEVELS.setdefault(_name, variant(_tuning))
+
+
+def _batch(args: tuple[Ruleset, Options, list[str], int]) -> Summary:
+    rules, opts, lineup, seed = args
+    return simulate(rules, opts, lineup, 10, seed, duplicate=True)
 
 
 def measure(
-    rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int, seed: int = 1000
+    rules: Ruleset,
+    opts: Options,
+    strong: str,
+    weak: str,
+    rounds: int,
+    seed: int = 1000,
+    jobs: int = 1,
 ) -> Summary:
     lineup = [strong, weak] * (opts.players // 2)
     total = Summary(
@@ -69,12 +105,21 @@ def measure(
     )
     batch = 0
     played = 0
-    while played < rounds:
-        part = simulate(rules, opts, lineup, 10, seed + batch, duplicate=True)
-        total.outcomes += part.outcomes
-        batch += 1
-        played = sum(o.rounds for o in total.outcomes)
-        print(f"\r{rules.id} {strong}/{weak}: {played}/{rounds} rounds", end="", file=sys.stderr)
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    try:
+        while played < rounds:
+            batches = [(rules, opts, lineup, seed + batch + j) for j in range(jobs)]
+            parts = pool.map(_batch, batches) if pool else [_batch(batches[0])]
+            for part in parts:
+                total.outcomes += part.outcomes
+            batch += len(batches)
+            played = sum(o.rounds for o in total.outcomes)
+            print(
+                f"\r{rules.id} {strong}/{weak}: {played}/{rounds} rounds", end="", file=sys.stderr
+            )
+    finally:
+        if pool:
+            pool.close()
     print(file=sys.stderr)
     return total
 
@@ -85,6 +130,7 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--seed", type=int, default=1000, help="the first batch's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="batches played at once")
     args = parser.parse_args()
     names = args.games.replace("during", DURING_PLAY)
     for name in names.split(","):
@@ -92,7 +138,7 @@ def main() -> None:
         for pair in args.pairs.split(","):
             strong, weak = pair.split("/")
             start = time.perf_counter()
-            summary = measure(rules, opts, strong, weak, args.rounds, args.seed)
+            summary = measure(rules, opts, strong, weak, args.rounds, args.seed, args.jobs)
             ratio = summary.ratio()
             assert ratio is not None
             _, _, value, low, high = ratio
