@@ -13,8 +13,9 @@ bot should score more: a ratio above 1).
     .venv/bin/python bench/strength.py --rounds 400 --games during --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 600 --games goat-125 --pairs expert/expert-0
 
-``expert-0`` is the expert without the exact endgame search, and ``expert-w1`` the expert
-that counts the opponents' points in full (a weight of 1, not 0.35): variants of the search
+``expert-0`` is the expert without the exact endgame search, ``expert-w1`` the expert that
+counts the opponents' points in full (a weight of 1, not 0.35) and ``expert-2w1`` the same
+only where two units play (partners, or two players): variants of the search
 to measure against each other (``kozel.bots.expert.Tuning``); ``--jobs 2`` plays two batches
 of games at once.
 
@@ -73,6 +74,7 @@ TARGET = 0.75
 VARIANTS: dict[str, Tuning] = {
     "expert-0": Tuning(exact_factor=0.0),
     "expert-w1": Tuning(opponent_weight=1.0),
+    "expert-2w1": Tuning(two_unit_weight=1.0),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 
@@ -85,9 +87,9 @@ for _name, _tuning in VARIANTS.items():
     LEVELS.setdefault(_name, variant(_tuning))
 
 
-def _batch(args: tuple[Ruleset, Options, list[str], int]) -> Summary:
-    rules, opts, lineup, seed = args
-    return simulate(rules, opts, lineup, 10, seed, duplicate=True)
+def _batch(args: tuple[Ruleset, Options, list[str], int, int]) -> Summary:
+    rules, opts, lineup, seed, games = args
+    return simulate(rules, opts, lineup, games, seed, duplicate=True)
 
 
 def measure(
@@ -98,6 +100,8 @@ def measure(
     rounds: int,
     seed: int = 1000,
     jobs: int = 1,
+    games: int = 10,
+    on_batch: Callable[[Summary], None] | None = None,
 ) -> Summary:
     lineup = [strong, weak] * (opts.players // 2)
     total = Summary(
@@ -108,12 +112,14 @@ def measure(
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     try:
         while played < rounds:
-            batches = [(rules, opts, lineup, seed + batch + j) for j in range(jobs)]
+            batches = [(rules, opts, lineup, seed + batch + j, games) for j in range(jobs)]
             parts = pool.map(_batch, batches) if pool else [_batch(batches[0])]
             for part in parts:
                 total.outcomes += part.outcomes
             batch += len(batches)
             played = sum(o.rounds for o in total.outcomes)
+            if on_batch is not None and played < rounds:
+                on_batch(total)
             print(
                 f"\r{rules.id} {strong}/{weak}: {played}/{rounds} rounds", end="", file=sys.stderr
             )
@@ -124,6 +130,40 @@ def measure(
     return total
 
 
+def figures(name: str, pair: str, summary: Summary, seconds: float) -> dict[str, object]:
+    """The JSON line of one game and pair: the ratio (and, in the races, the margin) with
+    their 95% intervals, each level's mean, and the verdict against the target."""
+    rules = GAMES[name][0]
+    ratio = summary.ratio()
+    assert ratio is not None
+    _, _, value, low, high = ratio
+    means = summary.level_means()
+    rounds = sum(o.rounds for o in summary.outcomes)
+    if rules.sheet_kind == "goat":
+        verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
+        target = f"{verdict} <= {TARGET}"
+    else:
+        verdict = "beats" if low > 1 else "ahead" if value > 1 else "behind"
+        target = f"{verdict} (> 1: the first scores more)"
+    line: dict[str, object] = {
+        "game": name,
+        "pair": pair,
+        "rounds": rounds,
+        "games": len(summary.outcomes),
+        "ratio": round(value, 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "means": {k: round(v[0], 3) for k, v in means.items()},
+        "means_ci95": {k: [round(v[1], 3), round(v[2], 3)] for k, v in means.items()},
+        "seconds": round(seconds),
+        "target": target,
+    }
+    margin = summary.margin()
+    if margin is not None and rules.sheet_kind != "goat":
+        line["margin"] = round(margin[2], 3)
+        line["margin_ci95"] = [round(margin[3], 3), round(margin[4], 3)]
+    return line
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
@@ -131,6 +171,10 @@ def main() -> None:
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--seed", type=int, default=1000, help="the first batch's seed")
     parser.add_argument("--jobs", type=int, default=1, help="batches played at once")
+    parser.add_argument("--batch", type=int, default=10, help="games in a batch (each twice)")
+    parser.add_argument(
+        "--partial", action="store_true", help="print the figures so far after every batch too"
+    )
     args = parser.parse_args()
     names = args.games.replace("during", DURING_PLAY)
     for name in names.split(","):
@@ -138,35 +182,25 @@ def main() -> None:
         for pair in args.pairs.split(","):
             strong, weak = pair.split("/")
             start = time.perf_counter()
-            summary = measure(rules, opts, strong, weak, args.rounds, args.seed, args.jobs)
-            ratio = summary.ratio()
-            assert ratio is not None
-            _, _, value, low, high = ratio
-            means = summary.level_means()
-            rounds = sum(o.rounds for o in summary.outcomes)
-            if rules.sheet_kind == "goat":
-                verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
-                target = f"{verdict} <= {TARGET}"
-            else:
-                verdict = "beats" if low > 1 else "ahead" if value > 1 else "behind"
-                target = f"{verdict} (> 1: the first scores more)"
-            line = {
-                "game": name,
-                "pair": pair,
-                "rounds": rounds,
-                "games": len(summary.outcomes),
-                "ratio": round(value, 4),
-                "ci95": [round(low, 4), round(high, 4)],
-                "means": {k: round(v[0], 3) for k, v in means.items()},
-                "means_ci95": {k: [round(v[1], 3), round(v[2], 3)] for k, v in means.items()},
-                "seconds": round(time.perf_counter() - start),
-                "target": target,
-            }
-            margin = summary.margin()
-            if margin is not None and rules.sheet_kind != "goat":
-                line["margin"] = round(margin[2], 3)
-                line["margin_ci95"] = [round(margin[3], 3), round(margin[4], 3)]
-            print(json.dumps(line), flush=True)
+
+            def partial(
+                summary: Summary, name: str = name, pair: str = pair, start: float = start
+            ) -> None:
+                line = figures(name, pair, summary, time.perf_counter() - start)
+                print(json.dumps({**line, "partial": True}), flush=True)
+
+            summary = measure(
+                rules,
+                opts,
+                strong,
+                weak,
+                args.rounds,
+                args.seed,
+                args.jobs,
+                args.batch,
+                partial if args.partial else None,
+            )
+            print(json.dumps(figures(name, pair, summary, time.perf_counter() - start)), flush=True)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,9 @@ class Tuning:
     variants with it."""
 
     opponent_weight: float = OPPONENT_WEIGHT
+    two_unit_weight: float | None = None
+    """The opponents' weight where two units play (partners, or two players); ``None``: the
+    same as :attr:`opponent_weight`."""
     exact_factor: float = EXACT_FACTOR
 
 
@@ -156,6 +159,8 @@ class ExpertBot:
         decisions = past_decisions(view) if CANDIDATES > 1 else []
         circle = circle_of(view.history, view.leader, view.hand_sizes)
         weight = self.tuning.opponent_weight
+        if units == 2 and self.tuning.two_unit_weight is not None:
+            weight = self.tuning.two_unit_weight
         tiles_left = sum(view.hand_sizes) + view.bazaar_left
         node_limit = int(
             self.tuning.exact_factor * budget.playouts * len(moves) * max(1, tiles_left)
