@@ -493,8 +493,24 @@ def report(settings: Settings, result: dict[str, Any]) -> str:
             line("hands won by the Kozel pair (%)", result["won"], 100.0).replace("+", " "),
             f"  CPU per decision: Kozel {ours[0] * 1000:.1f} ms ({ours[1]} decisions), "
             f"peer {theirs[0] * 1000:.1f} ms ({theirs[1]}); peer / Kozel {ratio:.1f}x",
+            "  issue 27's target: " + verdict(result, ratio),
         ]
     )
+
+
+def verdict(result: dict[str, Any], ratio: float) -> str:
+    """Which parts of the target are met: at least +6 points a hand under Kozel's scoring
+    with the interval's low end above +3, above 0 under the other two, over at least 200
+    deals, at no more than a tenth of the peer's CPU per decision."""
+    checks = {
+        "Kozel >= +6": result["kozel"][0] >= 6,
+        "its low end > +3": result["kozel"][1] > 3,
+        "simple low end > 0": result["simple"][1] > 0,
+        "peer's low end > 0": result["peer"][1] > 0,
+        ">= 200 deals": result["deals"] >= 200,
+        "CPU <= 1/10": ratio >= 10,
+    }
+    return ", ".join(f"{name} {'yes' if ok else 'no'}" for name, ok in checks.items())
 
 
 def main(argv: Sequence[str] | None = None) -> None:
