@@ -24,7 +24,8 @@ run; ``--early-sample`` and ``--late-sample`` set how many deals it samples whil
     .venv/bin/python bench/peer_match.py --level greedy --peer random --deals 50
 
 Results are appended to ``--out`` (JSON lines, one per deal) as they come, and a rerun with the
-same settings continues where the last one stopped (``--deals`` is the total wanted).
+same settings continues where the last one stopped (``--deals`` is the total wanted);
+``--report`` only summarises the deals already there.
 """
 
 from __future__ import annotations
@@ -525,13 +526,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="JSON lines file to append to")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON too")
+    parser.add_argument(
+        "--report", action="store_true", help="only summarise the deals already in --out"
+    )
     args = parser.parse_args(argv)
     settings = Settings(
         args.level, args.peer, args.seed, args.early_sample, args.late_sample, args.early_tiles
     )
     BLOCK.make_bot(settings.level)  # an unknown level fails here, before any work
     done = load(args.out, settings) if args.out else {}
-    todo = [(settings, i) for i in range(args.deals) if i not in done]
+    todo = [] if args.report else [(settings, i) for i in range(args.deals) if i not in done]
     sink = args.out.open("a") if args.out else None
     start = time.perf_counter()
     try:
@@ -560,7 +564,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if sink:
             sink.close()
     print(f" ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
-    deals = [done[i] for i in sorted(done) if i < args.deals]
+    deals = [done[i] for i in sorted(done) if args.report or i < args.deals]
     result = summary(deals)
     print(report(settings, result))
     if args.json:

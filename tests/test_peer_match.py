@@ -116,5 +116,8 @@ def test_a_run_resumes_from_its_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     lines = out.read_text().splitlines()
     assert sorted(json.loads(line)["deal"] for line in lines) == [0, 1, 2]
     assert "3 duplicate deals (6 hands)" in capsys.readouterr().out
+    peer_match.main([*args, "--report"])  # only summarises: nothing is played or appended
+    assert len(out.read_text().splitlines()) == 3
+    assert "3 duplicate deals (6 hands)" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="another run"):
         peer_match.main(["--level", "random", *args[2:], "--deals", "3"])
