@@ -13,11 +13,13 @@ bot should score more: a ratio above 1).
     .venv/bin/python bench/strength.py --rounds 400 --games during --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 600 --games goat-125 --pairs expert/expert-0
 
-``expert-0`` is the expert without the exact endgame search, ``expert-w1`` the expert that
-counts the opponents' points in full (a weight of 1, not 0.35) and ``expert-2w1`` the same
-only where two units play (partners, or two players): variants of the search
-to measure against each other (``kozel.bots.expert.Tuning``); ``--jobs 2`` plays two batches
-of games at once.
+``expert-0`` is the expert as it was before the exact endgame search and before it counted
+the opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x`` the expert
+with the search but the old weight, and ``expert-w1`` the expert that counts the opponents'
+points in full in every game: variants of the search to measure against each other
+(``kozel.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
+games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed is
+``--seed`` plus its number, so the same arguments give the same deals.
 
 ``--games during`` stands for the five games that score during play (All Fives, Telephone,
 All Threes, Threes and Fives, Bergen); for the races each line also gives the margin, the
@@ -72,9 +74,9 @@ DURING_PLAY = "all_fives,telephone,all_threes,threes_fives,bergen"
 PAIRS = ["greedy/random", "expert/greedy"]
 TARGET = 0.75
 VARIANTS: dict[str, Tuning] = {
-    "expert-0": Tuning(exact_factor=0.0),
+    "expert-0": Tuning(exact_factor=0.0, two_unit_race_weight=None),
+    "expert-x": Tuning(two_unit_race_weight=None),
     "expert-w1": Tuning(opponent_weight=1.0),
-    "expert-2w1": Tuning(two_unit_weight=1.0),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 

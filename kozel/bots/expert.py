@@ -63,6 +63,11 @@ MODEL_NOISE = 0.1
 """The chance the inference allows that a greedy seat did not play a greedy-best move."""
 GREEDY_PRIOR = 0.9
 """The prior that another seat plays the greedy heuristic (else any legal move)."""
+TWO_UNIT_RACE_WEIGHT = 1.0
+"""The opponents' weight in the winner-scoring games (Draw, Block, Classic, Sea Goat) where
+two units play (partners, or two players): a point they score is a point we do not, and the
+hand is decided by the difference (team Block, on duplicate deals against the expert with
+0.35: +7.9 points a player and hand, docs/bots.md)."""
 EXACT_FACTOR = 1.0
 """Near a round's end each sampled world is searched exactly (:func:`kozel._kernel.exact`:
 every seat plays its best, not the greedy model) when that visits at most this many times
@@ -75,8 +80,8 @@ class Tuning:
     variants with it."""
 
     opponent_weight: float = OPPONENT_WEIGHT
-    two_unit_weight: float | None = None
-    """The opponents' weight where two units play (partners, or two players); ``None``: the
+    two_unit_race_weight: float | None = TWO_UNIT_RACE_WEIGHT
+    """The opponents' weight in the winner-scoring games where two units play; ``None``: the
     same as :attr:`opponent_weight`."""
     exact_factor: float = EXACT_FACTOR
 
@@ -159,8 +164,10 @@ class ExpertBot:
         decisions = past_decisions(view) if CANDIDATES > 1 else []
         circle = circle_of(view.history, view.leader, view.hand_sizes)
         weight = self.tuning.opponent_weight
-        if units == 2 and self.tuning.two_unit_weight is not None:
-            weight = self.tuning.two_unit_weight
+        two_unit_race = units == 2 and view.rules.sheet_kind == "race"
+        two_unit_race = two_unit_race and view.rules.scoring not in POINTS_MODES
+        if two_unit_race and self.tuning.two_unit_race_weight is not None:
+            weight = self.tuning.two_unit_race_weight
         tiles_left = sum(view.hand_sizes) + view.bazaar_left
         node_limit = int(
             self.tuning.exact_factor * budget.playouts * len(moves) * max(1, tiles_left)
