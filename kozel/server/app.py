@@ -118,7 +118,7 @@ class RequestIn(Body):
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
     bots: dict[int, str] = Field(default_factory=dict, max_length=4)
-    """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
+    """Seats to give computer players at once, e.g. ``{"1": "amateur"}``."""
     private: StrictBool = False
     """Not listed in the lobby: joined by its link only."""
     reserve: list[ReserveIn] = Field(default_factory=list, max_length=4)
@@ -134,7 +134,7 @@ class JoinIn(Body):
 class ComputerIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
-    level: str = Field(default="greedy", max_length=20)
+    level: str = Field(default="amateur", max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = False
 
@@ -155,7 +155,7 @@ class TournamentIn(Body):
 
 
 class BotsIn(Body):
-    level: str = Field(default="greedy", max_length=20)
+    level: str = Field(default="amateur", max_length=20)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -553,6 +553,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 422, "no_positions", f"game {game_id} is not played on a layout: see its record"
             )
         return await asyncio.to_thread(positions, row.record)
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def game_analysis(game_id: Id) -> dict[str, Any]:
+        """The expert's judgement of every decision of each seat of a finished game: the move
+        played, the expert's move, the expected loss, the large mistakes and each player's
+        accuracy. Computed once, after the game, by the club's analysis worker: the first ask
+        queues it (``status``: queued, running, done or failed; ``progress``: seats done)."""
+        row = await club.game_row(game_id)
+        if row.record is None:
+            raise ClubError(409, "not_over", f"game {game_id} is not over")
+        return await club.analyst.request(row)
 
     @app.get("/api/live")
     async def live(
