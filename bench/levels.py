@@ -36,7 +36,7 @@ GAMES: dict[str, tuple[Game, Options]] = {
     "goat": (GOAT, GOAT.options()),
     "team-block": (BLOCK, BLOCK.options({"players": 4, "teams": True})),
     "trumps": (ALL_GAMES["trumps"], ALL_GAMES["trumps"].options()),
-    "poker": (ALL_GAMES["poker"], ALL_GAMES["poker"].options()),
+    "poker": (ALL_GAMES["poker"], ALL_GAMES["poker"].options({"players": 4})),
 }
 PAIRS = [f"{strong}/{weak}" for weak, strong in pairwise(CLUB_LEVELS)]
 

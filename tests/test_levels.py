@@ -124,3 +124,55 @@ def test_the_judgement_marks_a_bad_players_mistakes_and_not_the_experts_choice()
         )
     good = judge_seat(record, 1, 24, 8)
     assert good["accuracy"] is not None and good["accuracy"] > bad["accuracy"]
+
+
+def held_by(record: dict[str, Any], seat: int) -> set[str]:
+    """Every tile ``seat`` held in the record: dealt to it or drawn by it."""
+    held: set[str] = set()
+    for r in record["rounds"]:
+        held |= set(r["deal"]["hands"][seat])
+        for m in r["moves"]:
+            if m.get("seat") == seat:
+                drawn = m.get("drew", [m["draw"]] if isinstance(m.get("draw"), str) else [])
+                held |= set(drawn)
+    return held
+
+
+@pytest.mark.parametrize("game", ["goat", "poker", "trumps"])
+def test_the_judgement_values_each_decision_from_the_seats_own_view(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every view the expert is handed while judging a seat is that seat's own view at the
+    decision (its hand, never another's): the record's other hands never reach it."""
+    from kozel.bots.expert import ExpertBot
+    from kozel.core import TILE_NAMES
+    from kozel.poker.bots import ExpertPokerBot
+    from kozel.trumps.bots import ExpertTrumpsBot
+
+    rules = ALL_GAMES[game]
+    raw = {
+        "goat": {"players": 3, "loss_limit": 40},
+        "poker": {"players": 3, "hands": 3},
+        "trumps": {"target": 60},
+    }[game]
+    opts = rules.options(raw)
+    bots = [rules.make_bot("amateur", 30 + s) for s in range(opts.players)]
+    match = play_match(rules, opts, bots, 9)
+    labels = [f"p{s}" for s in range(opts.players)]
+    made = record_of(match, labels) if game == "goat" else match.record(labels)
+    record = json.loads(json.dumps(made))
+    seen: list[tuple[int | None, set[str]]] = []
+    expert: Any = {"goat": ExpertBot, "poker": ExpertPokerBot, "trumps": ExpertTrumpsBot}[game]
+    analyse = expert.analyse
+
+    def spy(self: Any, view: Any, *rest: Any) -> Any:
+        seen.append((view.seat, {TILE_NAMES[t] for t in view.hand}))
+        return analyse(self, view, *rest)
+
+    monkeypatch.setattr(expert, "analyse", spy)
+    reviewed = 1
+    judged = judge_seat(record, reviewed, 8, 4)
+    assert judged["decisions"] and seen
+    assert {seat for seat, _ in seen} == {reviewed}
+    held = held_by(record, reviewed)
+    assert all(hand <= held for _, hand in seen)
