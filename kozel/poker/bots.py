@@ -347,11 +347,19 @@ class BeginnerPokerBot:
 
 
 class StrongPokerBot(ExpertPokerBot):
-    """``strong``: the expert on a fifth of its sampled hands and without bluffs."""
+    """``strong``: draws as the expert does (the exact expected strength after the draw) and
+    bets as the amateur does (by its hand's strength alone, never reading the others)."""
 
     level = "strong"
-    samples = 50
-    bluff = 0.0
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.amateur = GreedyPokerBot(seed)
+
+    def choose(self, view: PokerView) -> PokerMove:
+        if view.phase == "draw":
+            return self.discard(view)
+        return self.amateur.choose(view)
 
 
 PokerBot = RandomPokerBot | GreedyPokerBot | ExpertPokerBot | BeginnerPokerBot
