@@ -4,7 +4,7 @@ import { again, explain, go, link, session, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { plural, t } from "./i18n.js";
-import { seatNames } from "./names.js";
+import { listNaming, seatNames } from "./names.js";
 import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { mayTake, seatLine, taken } from "./seats.js";
 import { signInCard } from "./signin.js";
@@ -147,7 +147,7 @@ export class LobbyPage {
       const live = me.games.filter((g) => g.status === "playing");
       this.yours.closest(".your-games")?.classList.toggle("live", live.length > 0); // a phone shows it first
       // the others by name (computer players as their animals), yourself as "you"
-      const seats = (g) => seatNames(g.seats, g.id).map((name, seat) => (g.seats[seat] === session.user.name ? t("table.you") : name));
+      const seats = (g) => seatNames(g.seats, listNaming(g)).map((name, seat) => (g.seats[seat] === session.user.name ? t("table.you") : name));
       mount(
         this.yours,
         live.length
