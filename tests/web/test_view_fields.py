@@ -81,17 +81,19 @@ def test_the_move_log_and_the_drawing_read_the_engines_outer_halves(contexts: Co
 
 
 UNITS = """async (cases) => {
-  const { seatUnits, unitNames } = await import("/static/sheet.js");
+  const { seatUnits, unitNames, unitOfSeat } = await import("/static/sheet.js");
   return cases.map(([players, teams, units]) => {
     const names = Array.from({ length: players }, (_, seat) => `s${seat}`);
-    return [seatUnits(players, teams), unitNames(names, teams), unitNames(names, units)];
+    const one = names.map((_, seat) => unitOfSeat(seat, teams));
+    return [seatUnits(players, teams), one, unitNames(names, teams), unitNames(names, units)];
   });
 }"""
 
 
 def test_the_record_pages_copy_of_a_seats_unit_is_the_engines(contexts: Contexts) -> None:
-    """Every game and every seating it allows: sheet.js's seatUnits (the review of a record)
-    and its unit names, from a record's ``teams`` and from a view's ``units``."""
+    """Every game and every seating it allows: sheet.js's seatUnits (the review of a record) and
+    unitOfSeat (a lobby request's seats), and its unit names, from a record's ``teams`` and from a
+    view's ``units``."""
     cases: list[list[Any]] = []
     for game in ALL_GAMES.values():
         seatings: list[dict[str, object]] = [{}]
@@ -110,10 +112,10 @@ def test_the_record_pages_copy_of_a_seats_unit_is_the_engines(contexts: Contexts
     assert any(teams for _, teams, _ in cases) and len(cases) >= 20
     page = contexts.page()
     page.goto("/rules/goat")
-    for (players, _, units), (copied, by_teams, by_units) in zip(
+    for (players, _, units), (copied, one, by_teams, by_units) in zip(
         cases, page.evaluate(UNITS, cases), strict=True
     ):
-        assert copied == units
+        assert copied == units and one == units
         names = [
             " & ".join(f"s{s}" for s in range(players) if units[s] == u)
             for u in range(max(units) + 1)

@@ -45,6 +45,11 @@ export function seatUnits(players, teams) {
   return Array.from({ length: players }, (_, seat) => (teams ? seat % 2 : seat));
 }
 
+/** One seat's unit by seatUnits' rule (a lobby request's seats, before any view). */
+export function unitOfSeat(seat, teams) {
+  return seatUnits(seat + 1, teams)[seat];
+}
+
 /** `units` as the functions below take it: per seat its unit (a view's `units`), or whether
  * the seats play in teams (a record's `options.teams`). */
 function unitsOf(seats, units) {
