@@ -184,11 +184,13 @@ def check_settled(match: PokerMatch, hand: PokerHand) -> tuple[int, int]:
                 taken[s] += chips
         assert taken == won
     summary = match.round_summaries(len(match.hands) - 1)[0]
-    assert summary["end"]["pots"] == poker_view(match, None).to_dict()["last_pots"]
+    pots = poker_view(match, None).to_dict()["last_pots"]
+    assert summary["takes"] == [pot["takes"] for pot in pots]
+    plain = [{"amount": p["amount"], "winners": p["winners"]} for p in pots]
+    assert summary["end"]["pots"] == plain
     record = match.record([f"p{s}" for s in range(n)])
-    assert all(set(pot) == {"amount", "winners"} for pot in record["rounds"][-1]["end"]["pots"])
-    pots = summary["end"]["pots"]
-    odd = sum(1 for p in pots if len(set(p["takes"])) > 1)
+    assert record["rounds"][-1]["end"] == summary["end"] and "takes" not in record["rounds"][-1]
+    odd = sum(1 for takes in summary["takes"] if len(set(takes)) > 1)
     return len(pots), odd
 
 
@@ -238,5 +240,6 @@ def test_a_split_pots_odd_chip_goes_to_the_first_winner() -> None:
     (pot,) = poker_view(match, None).to_dict()["last_pots"]
     assert pot == {"amount": 13, "winners": [0, 1], "takes": [7, 6]}
     (summary,) = match.round_summaries()
-    assert summary["end"]["pots"] == [pot]
+    assert summary["takes"] == [[7, 6]]
+    assert summary["end"]["pots"] == [{"amount": 13, "winners": [0, 1]}]
     assert hand.end_dict()["pots"] == [{"amount": 13, "winners": [0, 1]}]

@@ -252,7 +252,6 @@ class PokerMatch:
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
         from kozel.poker.record import hand_record
-        from kozel.poker.views import pot_dict
 
         out = []
         for i, hand in enumerate(self.hands[start:], start=start):
@@ -260,9 +259,8 @@ class PokerMatch:
                 continue
             rec = hand_record(self, i)
             public = {k: v for k, v in rec.items() if k not in ("deal", "moves")}
-            # each pot with what its winners took (not in the record: the client reads it)
-            pots = [pot_dict(p) for p in hand.pots]
-            public["end"] = {**rec["end"], "pots": pots} if rec["end"].get("pots") else rec["end"]
+            # per pot of end.pots, what each of its winners took (not in the record)
+            public["takes"] = [list(pot.takes()) for pot in hand.pots]
             before, after = rec["chips_before"], rec["chips_after"]
             public["gains"] = [a - b for a, b in zip(after, before, strict=True)]
             out.append(public)
