@@ -1,5 +1,5 @@
-"""Domino Poker (RULES.md §10, §10.1): the ranking, a hand's betting, pots and draw, the
-session, views, records and their replay, bots."""
+"""Domino Poker (docs/rules.md#poker-game, docs/rules.md#poker-decisions): the ranking, a hand's
+betting, pots and draw, the session, views, records and their replay, bots."""
 
 from __future__ import annotations
 

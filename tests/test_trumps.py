@@ -1,4 +1,5 @@
-"""Trumps (RULES.md §11): every rule, scripted hands, random-game properties, views, records."""
+"""Trumps (docs/rules.md#trumps-game): every rule, scripted hands, random-game properties, views,
+records."""
 
 from __future__ import annotations
 

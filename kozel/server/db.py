@@ -89,8 +89,8 @@ class GameRequest(Base):
 
 
 class TournamentRow(Base):
-    """A micro-tournament in the club (RULES.md §9.2). Its state is not stored as such: it is
-    derived from ``entrants`` and ``seed`` and its finished games' records, in order
+    """A micro-tournament in the club (docs/rules.md#tournament). Its state is not stored as
+    such: it is derived from ``entrants`` and ``seed`` and its finished games' records, in order
     (:mod:`kozel.server.tourney`)."""
 
     __tablename__ = "tournaments"

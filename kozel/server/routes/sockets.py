@@ -350,7 +350,7 @@ class TableMessage:
             kind = ""  # no message has such a type (it may be any JSON value)
         try:
             if kind in SPECTATORS_MAY_NOT and self.seat is None:
-                await self.error("not_seated", SPECTATORS_MAY_NOT[kind])
+                await send_error(self.websocket, "not_seated", SPECTATORS_MAY_NOT[kind])
             elif kind == "ping":
                 await self.websocket.send_text(json.dumps({"type": "pong"}))
             elif kind == "sync":
@@ -358,33 +358,31 @@ class TableMessage:
             elif kind in SPECTATORS_MAY_NOT:
                 await getattr(self, f"_{kind}")(message)
             else:
-                await self.error(
+                await send_error(
+                    self.websocket,
                     "unknown_type",
                     "message types are move, next, seed, replace, rematch, sync, chat and ping",
                 )
         except ClubError as error:
             code = "no_table" if error.status == 404 else "unavailable"
-            await self.error(code, error.message)
+            await send_error(self.websocket, code, error.message)
         except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was done
-            await self.error("unavailable", UNAVAILABLE)
+            await send_error(self.websocket, "unavailable", UNAVAILABLE)
 
     async def _read(self, text: str | None) -> dict[str, Any] | None:
         """The message as a JSON object, or ``None`` once the client is told what is wrong."""
         if text is None:
-            await self.error("bad_json", "send text frames, one JSON object each")
+            await send_error(self.websocket, "bad_json", "send text frames, one JSON object each")
             return None
         if len(text.encode()) > self.club.settings.max_message_bytes:
-            await self.error("too_big", "messages are at most 16 KiB")
+            await send_error(self.websocket, "too_big", "messages are at most 16 KiB")
             return None
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
-            await self.error("bad_json", "send one JSON object per message")
+            await send_error(self.websocket, "bad_json", "send one JSON object per message")
             return None
         return message if isinstance(message, dict) else {}
-
-    async def error(self, code: str, message: str, reason: str = "", **params: Any) -> None:
-        await send_error(self.websocket, code, message, reason, params or None)
 
     async def refused(self, reply: Reply, with_reason: bool = False) -> None:
         if not reply.ok:
@@ -403,7 +401,11 @@ class TableMessage:
         assert self.seat is not None
         version, move = message.get("version"), message.get("move")
         if type(version) is not int or not isinstance(move, dict):
-            await self.error("bad_move", 'a move is {"type": "move", "version": N, "move": {...}}')
+            await send_error(
+                self.websocket,
+                "bad_move",
+                'a move is {"type": "move", "version": N, "move": {...}}',
+            )
             return
         reply = await self.club.submit(self.game_id, self.seat, move, version)
         await self.refused(reply, with_reason=True)
@@ -418,11 +420,13 @@ class TableMessage:
         assert self.seat is not None
         accept = message.get("accept", True)
         if type(accept) is not bool:
-            await self.error("bad_request", 'a rematch is {"type": "rematch", "accept": true}')
+            await send_error(
+                self.websocket, "bad_request", 'a rematch is {"type": "rematch", "accept": true}'
+            )
             return
         reply = await self.club.rematch(self.game_id, self.seat, accept)
         if not reply.ok:
-            await self.error(reply.code, reply.message)
+            await send_error(self.websocket, reply.code, reply.message)
 
     async def _replace(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
