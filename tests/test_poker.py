@@ -573,7 +573,10 @@ def test_the_expert_draws_by_the_exact_expectation() -> None:
 
 
 def test_unknown_bots_are_named() -> None:
-    with pytest.raises(ValueError, match="unknown bot 'genius'; bots: random, greedy, expert"):
+    with pytest.raises(
+        ValueError,
+        match="unknown bot 'genius'; bots: beginner, amateur, strong, expert, random, greedy",
+    ):
         make_poker_bot("genius")
 
 

@@ -24,6 +24,7 @@ from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
 from kozel.server import auth, chat, names, seating, tourney
+from kozel.server.analysis import Analyst
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
     ChatMessage,
@@ -98,6 +99,8 @@ class Club:
         """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self.hasher = Hasher(settings.hash_queue)
+        self.analyst = Analyst(self.sessions, self.node, settings)
+        """The expert's judgement of finished games, one at a time (:mod:`analysis`)."""
         self.stalls = StallMeter()
         """How long this process's loop could not run: no clock is charged for it."""
         """Every password hash and check of this process, one at a time (:mod:`hashing`)."""
@@ -122,8 +125,10 @@ class Club:
         await self._claim_all()
         self._loops.append(asyncio.create_task(self._claim_gone(), name="claims"))
         self._loops.append(asyncio.create_task(self.announcer.run(), name="presence"))
+        self.analyst.start()
 
     async def stop(self) -> None:
+        await self.analyst.stop()
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)

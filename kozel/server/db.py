@@ -201,6 +201,31 @@ class ChatMessage(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class Analysis(Base):
+    """The expert's judgement of a finished game (:mod:`kozel.server.analysis`): asked for
+    by its review, computed once by one process's analysis worker, then kept."""
+
+    __tablename__ = "analyses"
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    """queued, running, done or failed."""
+    version: Mapped[int] = mapped_column(Integer)
+    """The judgement's version (``analysis.VERSION``): an older one is computed again."""
+    seats: Mapped[int] = mapped_column(Integer)
+    """How many seats the game has (one step of the work each)."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``{"seats": [...]}``: each seat judged so far (:func:`kozel.judgement.judge_seat`);
+    ``{"error": ...}`` besides when it failed."""
+    owner: Mapped[str | None] = mapped_column(String(100))
+    """The process working on it (while running)."""
+    claimed_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    """When it was claimed (wall-clock milliseconds): a claim this old is taken over."""
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class RatingChange(Base):
     __tablename__ = "rating_history"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -1,5 +1,5 @@
 """A game: its row, its record once it is over, the check of its shuffle, its positions,
-its chat's last lines."""
+the expert's judgement of it, its chat's last lines."""
 
 from __future__ import annotations
 
@@ -65,3 +65,14 @@ async def game_positions(game_id: Id, club: Clubbed) -> dict[str, Any]:
             422, "no_positions", f"game {game_id} is not played on a layout: see its record"
         )
     return await asyncio.to_thread(positions, record)
+
+
+@router.get("/api/games/{game_id}/analysis")
+async def game_analysis(game_id: Id, club: Clubbed) -> dict[str, Any]:
+    """The expert's judgement of every decision of each seat of a finished game: the move
+    played, the expert's move, the expected loss, the large mistakes and each player's
+    accuracy. Computed once, after the game, by the club's analysis worker: the first ask
+    queues it (``status``: queued, running, done or failed; ``progress``: seats done)."""
+    row = await club.game_row(game_id)
+    finished(row)
+    return await club.analyst.request(row)

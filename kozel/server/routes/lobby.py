@@ -42,7 +42,7 @@ class RequestIn(Body):
     seconds_per_move: StrictInt = 60
     rated: StrictBool = True
     bots: dict[int, str] = Field(default_factory=dict, max_length=4)
-    """Seats to give computer players at once, e.g. ``{"1": "greedy"}``."""
+    """Seats to give computer players at once, e.g. ``{"1": "amateur"}``."""
     private: StrictBool = False
     """Not listed in the lobby: joined by its link only."""
     reserve: list[ReserveIn] = Field(default_factory=list, max_length=4)
@@ -58,7 +58,7 @@ class JoinIn(Body):
 class ComputerIn(Body):
     game: str = Field(max_length=20)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
-    level: str = Field(default="greedy", max_length=20)
+    level: str = Field(default="amateur", max_length=20)
     seconds_per_move: StrictInt = 60
     rated: StrictBool = False
 
@@ -71,7 +71,7 @@ class PersonIn(Body):
 
 
 class BotsIn(Body):
-    level: str = Field(default="greedy", max_length=20)
+    level: str = Field(default="amateur", max_length=20)
 
 
 Joining = Annotated[JoinIn | None, BodyParam()]
