@@ -55,6 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/peer_match.py --deals 2 --jobs 2 --early-sample 2 --late-sample 3
+	nice -n 10 $(BIN)/python bench/levels.py --rounds 120 --max-seconds 300
 
 strength: $(STAMP)
 	$(BIN)/python bench/strength.py --rounds 2000
