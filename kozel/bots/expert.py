@@ -67,7 +67,7 @@ TWO_UNIT_RACE_WEIGHT = 1.0
 """The opponents' weight in the winner-scoring games (Draw, Block, Classic, Sea Goat) where
 two units play (partners, or two players): a point they score is a point we do not, and the
 hand is decided by the difference (team Block, on duplicate deals against the expert with
-0.35: +7.9 points a player and hand, docs/bots.md)."""
+0.35: +2.9 [+1.1, +4.6] points a player and round over 337 rounds, docs/bots.md)."""
 EXACT_FACTOR = 1.0
 """Near a round's end each sampled world is searched exactly (:func:`kozel._kernel.exact`:
 every seat plays its best, not the greedy model) when that visits at most this many times
