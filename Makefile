@@ -49,9 +49,12 @@ screenshots: $(STAMP) chromium
 	  tests/web/test_tournament.py tests/web/test_presence.py tests/web/test_trick_table.py \
 	  tests/web/test_poker_table.py
 
+# The engine's speed beside the `dominoes` package, then a small peer match against its
+# strongest player (a few deals: its figures with intervals take hours, docs/bots.md).
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/peer_match.py --deals 2 --jobs 2 --early-sample 2 --late-sample 3
 	nice -n 10 $(BIN)/python bench/levels.py --rounds 120 --max-seconds 300
 
 strength: $(STAMP)

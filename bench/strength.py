@@ -11,6 +11,15 @@ bot should score more: a ratio above 1).
     .venv/bin/python bench/strength.py --rounds 2000 --games goat --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 1000 --games draw,sea_goat --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 400 --games during --pairs expert/greedy
+    .venv/bin/python bench/strength.py --rounds 600 --games goat-125 --pairs expert/expert-0
+
+``expert-0`` is the expert as it was before the exact endgame search and before it counted
+the opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x`` the expert
+with the search but the old weight, and ``expert-w1`` the expert that counts the opponents'
+points in full in every game: variants of the search to measure against each other
+(``kozel.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
+games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed is
+``--seed`` plus its number, so the same arguments give the same deals.
 
 ``--games during`` stands for the five games that score during play (All Fives, Telephone,
 All Threes, Threes and Fives, Bergen); for the races each line also gives the margin, the
@@ -21,9 +30,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 
+from kozel.bots import LEVELS, Bot
+from kozel.bots.expert import ExpertBot, Tuning
 from kozel.games import (
     ALL_FIVES,
     ALL_THREES,
@@ -43,10 +56,12 @@ from kozel.simulate import Summary, simulate
 
 GAMES: dict[str, tuple[Ruleset, Options]] = {
     "goat": (GOAT, GOAT.options()),
+    "goat-125": (GOAT, GOAT.options(GOAT.presets["goat-125"])),
     "team-goat": (GOAT, GOAT.options({"teams": True})),
     "donkey": (DONKEY, DONKEY.options()),
     "draw": (DRAW, DRAW.options()),
     "block": (BLOCK, BLOCK.options()),
+    "team-block": (BLOCK, BLOCK.options({"players": 4, "teams": True})),
     "classic": (CLASSIC, CLASSIC.options()),
     "sea_goat": (SEA_GOAT, SEA_GOAT.options()),
     "all_fives": (ALL_FIVES, ALL_FIVES.options()),
@@ -58,10 +73,37 @@ GAMES: dict[str, tuple[Ruleset, Options]] = {
 DURING_PLAY = "all_fives,telephone,all_threes,threes_fives,bergen"
 PAIRS = ["greedy/random", "expert/greedy"]
 TARGET = 0.75
+VARIANTS: dict[str, Tuning] = {
+    "expert-0": Tuning(exact_factor=0.0, two_unit_race_weight=None),
+    "expert-x": Tuning(two_unit_race_weight=None),
+    "expert-w1": Tuning(opponent_weight=1.0),
+}
+"""Variants of the expert's search, as levels of this benchmark only."""
+
+
+def variant(tuning: Tuning) -> Callable[[int | None], Bot]:
+    return lambda seed: ExpertBot(seed, tuning=tuning)
+
+
+for _name, _tuning in VARIANTS.items():
+    LEVELS.setdefault(_name, variant(_tuning))
+
+
+def _batch(args: tuple[Ruleset, Options, list[str], int, int]) -> Summary:
+    rules, opts, lineup, seed, games = args
+    return simulate(rules, opts, lineup, games, seed, duplicate=True)
 
 
 def measure(
-    rules: Ruleset, opts: Options, strong: str, weak: str, rounds: int, seed: int = 1000
+    rules: Ruleset,
+    opts: Options,
+    strong: str,
+    weak: str,
+    rounds: int,
+    seed: int = 1000,
+    jobs: int = 1,
+    games: int = 10,
+    on_batch: Callable[[Summary], None] | None = None,
 ) -> Summary:
     lineup = [strong, weak] * (opts.players // 2)
     total = Summary(
@@ -69,14 +111,59 @@ def measure(
     )
     batch = 0
     played = 0
-    while played < rounds:
-        part = simulate(rules, opts, lineup, 10, seed + batch, duplicate=True)
-        total.outcomes += part.outcomes
-        batch += 1
-        played = sum(o.rounds for o in total.outcomes)
-        print(f"\r{rules.id} {strong}/{weak}: {played}/{rounds} rounds", end="", file=sys.stderr)
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    try:
+        while played < rounds:
+            batches = [(rules, opts, lineup, seed + batch + j, games) for j in range(jobs)]
+            parts = pool.map(_batch, batches) if pool else [_batch(batches[0])]
+            for part in parts:
+                total.outcomes += part.outcomes
+            batch += len(batches)
+            played = sum(o.rounds for o in total.outcomes)
+            if on_batch is not None and played < rounds:
+                on_batch(total)
+            print(
+                f"\r{rules.id} {strong}/{weak}: {played}/{rounds} rounds", end="", file=sys.stderr
+            )
+    finally:
+        if pool:
+            pool.close()
     print(file=sys.stderr)
     return total
+
+
+def figures(name: str, pair: str, summary: Summary, seconds: float) -> dict[str, object]:
+    """The JSON line of one game and pair: the ratio (and, in the races, the margin) with
+    their 95% intervals, each level's mean, and the verdict against the target."""
+    rules = GAMES[name][0]
+    ratio = summary.ratio()
+    assert ratio is not None
+    _, _, value, low, high = ratio
+    means = summary.level_means()
+    rounds = sum(o.rounds for o in summary.outcomes)
+    if rules.sheet_kind == "goat":
+        verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
+        target = f"{verdict} <= {TARGET}"
+    else:
+        verdict = "beats" if low > 1 else "ahead" if value > 1 else "behind"
+        target = f"{verdict} (> 1: the first scores more)"
+    line: dict[str, object] = {
+        "game": name,
+        "pair": pair,
+        "rounds": rounds,
+        "games": len(summary.outcomes),
+        "ratio": round(value, 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "means": {k: round(v[0], 3) for k, v in means.items()},
+        "means_ci95": {k: [round(v[1], 3), round(v[2], 3)] for k, v in means.items()},
+        "seconds": round(seconds),
+        "target": target,
+    }
+    margin = summary.margin()
+    if margin is not None and rules.sheet_kind != "goat":
+        line["margin"] = round(margin[2], 3)
+        line["margin_ci95"] = [round(margin[3], 3), round(margin[4], 3)]
+    return line
 
 
 def main() -> None:
@@ -85,6 +172,11 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--seed", type=int, default=1000, help="the first batch's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="batches played at once")
+    parser.add_argument("--batch", type=int, default=10, help="games in a batch (each twice)")
+    parser.add_argument(
+        "--partial", action="store_true", help="print the figures so far after every batch too"
+    )
     args = parser.parse_args()
     names = args.games.replace("during", DURING_PLAY)
     for name in names.split(","):
@@ -92,35 +184,25 @@ def main() -> None:
         for pair in args.pairs.split(","):
             strong, weak = pair.split("/")
             start = time.perf_counter()
-            summary = measure(rules, opts, strong, weak, args.rounds, args.seed)
-            ratio = summary.ratio()
-            assert ratio is not None
-            _, _, value, low, high = ratio
-            means = summary.level_means()
-            rounds = sum(o.rounds for o in summary.outcomes)
-            if rules.sheet_kind == "goat":
-                verdict = "meets" if high <= TARGET else "ok" if value <= TARGET else "misses"
-                target = f"{verdict} <= {TARGET}"
-            else:
-                verdict = "beats" if low > 1 else "ahead" if value > 1 else "behind"
-                target = f"{verdict} (> 1: the first scores more)"
-            line = {
-                "game": name,
-                "pair": pair,
-                "rounds": rounds,
-                "games": len(summary.outcomes),
-                "ratio": round(value, 4),
-                "ci95": [round(low, 4), round(high, 4)],
-                "means": {k: round(v[0], 3) for k, v in means.items()},
-                "means_ci95": {k: [round(v[1], 3), round(v[2], 3)] for k, v in means.items()},
-                "seconds": round(time.perf_counter() - start),
-                "target": target,
-            }
-            margin = summary.margin()
-            if margin is not None and rules.sheet_kind != "goat":
-                line["margin"] = round(margin[2], 3)
-                line["margin_ci95"] = [round(margin[3], 3), round(margin[4], 3)]
-            print(json.dumps(line), flush=True)
+
+            def partial(
+                summary: Summary, name: str = name, pair: str = pair, start: float = start
+            ) -> None:
+                line = figures(name, pair, summary, time.perf_counter() - start)
+                print(json.dumps({**line, "partial": True}), flush=True)
+
+            summary = measure(
+                rules,
+                opts,
+                strong,
+                weak,
+                args.rounds,
+                args.seed,
+                args.jobs,
+                args.batch,
+                partial if args.partial else None,
+            )
+            print(json.dumps(figures(name, pair, summary, time.perf_counter() - start)), flush=True)
 
 
 if __name__ == "__main__":

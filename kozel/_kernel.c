@@ -952,6 +952,124 @@ static void play_out(State *s, const Model *md, uint64_t *rng) {
     }
 }
 
+/* --- exact search of a determinized position ------------------------------------------- */
+
+/* With every hand and the bazaar known (one sampled world), a position near the end of a round
+ * can be searched exactly instead of played out: every seat plays its best move for its own
+ * scoring unit, whose objective is its cost less ``weight`` times the mean of the other units'
+ * (the expert's own objective). With two units and a weight of 1 the game is zero-sum and the
+ * search is alpha-beta (exact, with the heavy-tiles-first order of policy 1); otherwise it is
+ * max-n (the unit to move keeps the child whose leaf costs it least; ties to the first move).
+ * A node budget bounds the work: a search that would pass it gives up (the expert then plays
+ * that world out instead). */
+
+#define SEARCH_DEPTH 192
+
+typedef struct {
+    const Scoring *sc;
+    int units, zero_sum, root_unit;
+    double weight;
+    long nodes, limit;
+    Move *buf; /* SEARCH_DEPTH * MAX_MOVES moves: one list per ply */
+} Search;
+
+static double objective(const Search *se, int u, const double *cost) {
+    if (se->units < 2) return cost[u];
+    double others = 0;
+    for (int v = 0; v < se->units; v++)
+        if (v != u) others += cost[v];
+    return cost[u] - se->weight * others / (se->units - 1);
+}
+
+/* max-n: the leaf's cost per unit in ``cost``; -1 when the budget ran out */
+static int search_maxn(const State *s, Search *se, int depth, double *cost) {
+    if (++se->nodes > se->limit || depth >= SEARCH_DEPTH) return -1;
+    if (s->end_kind != END_NONE) {
+        round_cost(s, se->sc, cost);
+        return 0;
+    }
+    Move *moves = se->buf + (size_t)depth * MAX_MOVES;
+    int n = generate(s, moves);
+    int u = unit_of(se->sc, s->turn);
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) {
+        State c = *s;
+        apply(&c, &moves[i]);
+        double leaf[4] = {0, 0, 0, 0};
+        if (search_maxn(&c, se, depth + 1, leaf) < 0) return -1;
+        double obj = objective(se, u, leaf);
+        if (obj < best) {
+            best = obj;
+            memcpy(cost, leaf, sizeof leaf);
+        }
+    }
+    return 0;
+}
+
+/* two units, zero-sum: the value cost[root] - cost[other], which the root's unit minimizes
+ * and the other unit maximizes; -1 when the budget ran out */
+static int search_ab(const State *s, Search *se, int depth, double alpha, double beta,
+                     double *value) {
+    if (++se->nodes > se->limit || depth >= SEARCH_DEPTH) return -1;
+    if (s->end_kind != END_NONE) {
+        double cost[4] = {0, 0, 0, 0};
+        round_cost(s, se->sc, cost);
+        *value = cost[se->root_unit] - cost[1 - se->root_unit];
+        return 0;
+    }
+    Move *moves = se->buf + (size_t)depth * MAX_MOVES;
+    int n = generate(s, moves);
+    if (n > 1 && n <= 64) { /* heavy tiles and doubles first: good moves early prune more */
+        int keys[64];
+        for (int i = 0; i < n; i++) keys[i] = move_score(s, &moves[i]);
+        for (int i = 1; i < n; i++) {
+            Move m = moves[i];
+            int k = keys[i], j = i - 1;
+            while (j >= 0 && keys[j] < k) {
+                moves[j + 1] = moves[j];
+                keys[j + 1] = keys[j];
+                j--;
+            }
+            moves[j + 1] = m;
+            keys[j + 1] = k;
+        }
+    }
+    int minimizing = unit_of(se->sc, s->turn) == se->root_unit;
+    double best = minimizing ? INFINITY : -INFINITY;
+    for (int i = 0; i < n; i++) {
+        State c = *s;
+        apply(&c, &moves[i]);
+        double v;
+        if (search_ab(&c, se, depth + 1, alpha, beta, &v) < 0) return -1;
+        if (minimizing) {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        } else {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        }
+        if (alpha >= beta) break;
+    }
+    *value = best;
+    return 0;
+}
+
+/* The root seat's objective after each move, searched exactly; -1 when the budget ran out. */
+static int search_moves(const State *root, Search *se, const Move *mvs, int n, double *out) {
+    for (int i = 0; i < n; i++) {
+        State c = *root;
+        apply(&c, &mvs[i]);
+        if (se->zero_sum) {
+            if (search_ab(&c, se, 1, -INFINITY, INFINITY, &out[i]) < 0) return -1;
+        } else {
+            double leaf[4] = {0, 0, 0, 0};
+            if (search_maxn(&c, se, 1, leaf) < 0) return -1;
+            out[i] = objective(se, se->root_unit, leaf);
+        }
+    }
+    return 0;
+}
+
 /* --- Python glue ----------------------------------------------------------------------- */
 
 static int read_ints(PyObject *seq, int *out, int max, const char *what) {
@@ -1453,6 +1571,64 @@ static PyObject *explain(PyObject *self, PyObject *args) {
     return result;
 }
 
+PyDoc_STRVAR(exact_doc,
+             "exact(state, scoring, moves, weight, node_limit) -> (values or None, nodes)\n\n"
+             "Search the known position exactly after each candidate move of the seat to move: "
+             "every seat plays its best for its scoring unit, whose objective is its cost less "
+             "``weight`` times the mean of the other units' costs (alpha-beta when two units "
+             "and a weight of 1 make it zero-sum, else max-n). The values are the seat to "
+             "move's objective after each move, or None when the search would visit more than "
+             "``node_limit`` positions; ``nodes`` is how many it visited.");
+
+static PyObject *exact(PyObject *self, PyObject *args) {
+    PyObject *pstate, *pscoring, *pmoves;
+    double weight;
+    long limit;
+    if (!PyArg_ParseTuple(args, "OOOdl", &pstate, &pscoring, &pmoves, &weight, &limit))
+        return NULL;
+    State root;
+    Scoring sc;
+    if (read_state(pstate, &root) < 0 || read_scoring(pscoring, &sc) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(pmoves, "moves");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAX_MOVES) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many moves");
+        return NULL;
+    }
+    Move mvs[MAX_MOVES];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (read_move(PySequence_Fast_GET_ITEM(fast, i), &mvs[i]) < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    Search se;
+    se.sc = &sc;
+    se.units = sc.teams ? 2 : root.players;
+    se.weight = weight;
+    se.zero_sum = se.units == 2 && weight == 1.0;
+    se.root_unit = unit_of(&sc, root.turn);
+    se.nodes = 0;
+    se.limit = limit;
+    se.buf = PyMem_RawMalloc(sizeof(Move) * (size_t)SEARCH_DEPTH * MAX_MOVES);
+    if (!se.buf) return PyErr_NoMemory();
+    double values[MAX_MOVES];
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = search_moves(&root, &se, mvs, (int)n, values);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(se.buf);
+    long nodes = se.nodes;
+    if (status < 0) return Py_BuildValue("(Ol)", Py_None, nodes);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble(values[i]));
+    return Py_BuildValue("(Nl)", list, nodes);
+}
+
 PyDoc_STRVAR(rounds_doc,
              "random_rounds(state, count, seed, hand_size=7, reserve=0, ignore=-1) -> total "
              "moves\n\n"
@@ -1519,6 +1695,7 @@ static PyMethodDef methods[] = {
     {"model_trace", model_trace, METH_VARARGS, model_trace_doc},
     {"explain", explain, METH_VARARGS, explain_doc},
     {"random_rounds", random_rounds, METH_VARARGS, rounds_doc},
+    {"exact", exact, METH_VARARGS, exact_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -107,3 +107,10 @@ def random_rounds(
     reserve: int = 0,
     ignore: int = -1,
 ) -> int: ...
+def exact(
+    state: StateTuple,
+    scoring: ScoringTuple,
+    moves: list[KernelMove],
+    weight: float,
+    node_limit: int,
+) -> tuple[list[float] | None, int]: ...

@@ -63,6 +63,27 @@ MODEL_NOISE = 0.1
 """The chance the inference allows that a greedy seat did not play a greedy-best move."""
 GREEDY_PRIOR = 0.9
 """The prior that another seat plays the greedy heuristic (else any legal move)."""
+TWO_UNIT_RACE_WEIGHT = 1.0
+"""The opponents' weight in the winner-scoring games (Draw, Block, Classic, Sea Goat) where
+two units play (partners, or two players): a point they score is a point we do not, and the
+hand is decided by the difference (team Block, on duplicate deals against the expert with
+0.35: +2.9 [+1.1, +4.6] points a player and round over 337 rounds, docs/bots.md)."""
+EXACT_FACTOR = 1.0
+"""Near a round's end each sampled world is searched exactly (:func:`kozel._kernel.exact`:
+every seat plays its best, not the greedy model) when that visits at most this many times
+the positions its playouts would (playouts x moves x tiles left); 0: never."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The expert's search settings (the module's constants by default); benchmarks compare
+    variants with it."""
+
+    opponent_weight: float = OPPONENT_WEIGHT
+    two_unit_race_weight: float | None = TWO_UNIT_RACE_WEIGHT
+    """The opponents' weight in the winner-scoring games where two units play; ``None``: the
+    same as :attr:`opponent_weight`."""
+    exact_factor: float = EXACT_FACTOR
 
 
 WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
@@ -90,11 +111,18 @@ legal move, so fewer samples keep a decision as quick as Goat's."""
 class ExpertBot:
     level = "expert"
 
-    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, budget: Budget | None = None, tuning: Tuning | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
         """``None``: the plain expert's budget for the game (:data:`DURING_PLAY_BUDGET` in
         the games that score during play)."""
+        self.tuning = tuning or Tuning()
+        self.exact_worlds = 0
+        """Worlds searched exactly so far (the others were played out)."""
+        self.worlds = 0
+        """Worlds evaluated so far."""
 
     def choose(self, view: SeatView) -> Move:
         if len(view.legal_moves) == 1:
@@ -135,6 +163,16 @@ class ExpertBot:
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if CANDIDATES > 1 else []
         circle = circle_of(view.history, view.leader, view.hand_sizes)
+        weight = self.tuning.opponent_weight
+        two_unit_race = units == 2 and view.rules.sheet_kind == "race"
+        two_unit_race = two_unit_race and view.rules.scoring not in POINTS_MODES
+        if two_unit_race and self.tuning.two_unit_race_weight is not None:
+            weight = self.tuning.two_unit_race_weight
+        tiles_left = sum(view.hand_sizes) + view.bazaar_left
+        node_limit = int(
+            self.tuning.exact_factor * budget.playouts * len(moves) * max(1, tiles_left)
+        )
+        exact = node_limit > 0
         pending: list[World] = []
         while True:
             if not pending:
@@ -163,20 +201,30 @@ class ExpertBot:
                 circle,
                 view.asking,
             )
-            costs = _kernel.evaluate(
-                state,
-                scoring,
-                kernel_moves,
-                budget.playouts,
-                GREEDY,
-                self.rng.getrandbits(64),
-                model,
-            )
-            for i, per_unit in enumerate(costs):
-                own = per_unit[my_unit]
-                others = [c for u, c in enumerate(per_unit) if u != my_unit]
-                totals[i] += own - OPPONENT_WEIGHT * sum(others) / max(1, units - 1)
+            values = None
+            if exact:  # once a world's search is too big, the rest of the decision plays out
+                values, _ = _kernel.exact(state, scoring, kernel_moves, weight, node_limit)
+                exact = values is not None
+            if values is not None:
+                self.exact_worlds += 1
+                for i, value in enumerate(values):
+                    totals[i] += value * budget.playouts
+            else:
+                costs = _kernel.evaluate(
+                    state,
+                    scoring,
+                    kernel_moves,
+                    budget.playouts,
+                    GREEDY,
+                    self.rng.getrandbits(64),
+                    model,
+                )
+                for i, per_unit in enumerate(costs):
+                    own = per_unit[my_unit]
+                    others = [c for u, c in enumerate(per_unit) if u != my_unit]
+                    totals[i] += own - weight * sum(others) / max(1, units - 1)
             worlds += 1
+            self.worlds += 1
             if deadline is not None:
                 if time.perf_counter() >= deadline:
                     break

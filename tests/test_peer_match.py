@@ -1,0 +1,123 @@
+"""The peer match's deterministic parts (bench/peer_match.py): the deals, the tiles between
+the two engines, the three scorings and the interval; and a few quick hands through both
+engines (the `dominoes` package is a dev dependency)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import peer_match
+from peer_match import (
+    HandEnd,
+    Settings,
+    deal_of,
+    kozel_points,
+    kozel_tile,
+    leader_of,
+    mean_interval,
+    peer_halves,
+    peer_points,
+    simple_points,
+    winner_pair,
+)
+
+from kozel.core import DOUBLE_OF, TILE_NAMES
+from tests.scripting import tiles
+
+
+def test_deals_are_the_whole_set_and_repeat_for_a_seed() -> None:
+    for index in range(50):
+        hands = deal_of(7, index)
+        assert [len(h) for h in hands] == [7, 7, 7, 7]
+        assert sorted(t for h in hands for t in h) == list(range(28))
+        assert deal_of(7, index) == hands
+    assert deal_of(7, 0) != deal_of(7, 1) != deal_of(8, 1)
+
+
+def test_tiles_map_both_ways() -> None:
+    for t in range(28):
+        first, second = peer_halves(t)
+        assert first <= second
+        assert TILE_NAMES[t] == f"{first}-{second}"
+        assert kozel_tile(first, second) == kozel_tile(second, first) == t
+
+
+def test_the_holder_of_six_six_leads() -> None:
+    hands = deal_of(1, 3)
+    seat = leader_of(hands)
+    assert DOUBLE_OF[6] in hands[seat]
+
+
+def end(out: int | None, *left: str) -> HandEnd:
+    return HandEnd(out, tuple(tiles(hand) for hand in left))
+
+
+def test_the_three_scorings_of_an_out() -> None:
+    # seat 1 went out; pair 0 (seats 0+2) holds 5 + 6 = 11, pair 1 holds 4 (seat 3)
+    hand = end(1, "1-4", "", "2-4", "0-4")
+    assert winner_pair(hand) == 1
+    assert kozel_points(hand) == (0, 11)
+    assert simple_points(hand) == (0, 11)
+    assert peer_points(hand) == (0, 15)  # the whole table, the partner's 4 too
+
+
+def test_the_three_scorings_of_a_block() -> None:
+    # nobody out: pair 0 holds 3 + 2 = 5, pair 1 holds 6 + 6 = 12
+    hand = end(None, "1-2", "1-5", "0-2", "3-3")
+    assert winner_pair(hand) == 0
+    assert kozel_points(hand) == (7, 0)  # the difference after a block
+    assert simple_points(hand) == (12, 0)
+    assert peer_points(hand) == (17, 0)
+
+
+def test_a_block_on_equal_counts_scores_nothing() -> None:
+    hand = end(None, "1-2", "1-5", "0-3", "0-0")
+    assert winner_pair(hand) is None
+    assert kozel_points(hand) == simple_points(hand) == peer_points(hand) == (0, 0)
+
+
+def test_mean_interval() -> None:
+    mean, low, high = mean_interval([1.0, 3.0])
+    assert mean == 2.0
+    assert low == pytest.approx(2.0 - 1.959964 * 1.0)  # sd sqrt(2), over sqrt(2) deals
+    assert high == pytest.approx(2.0 + 1.959964 * 1.0)
+    assert mean_interval([]) == (0.0, 0.0, 0.0)
+    assert mean_interval([4.0]) == (4.0, 4.0, 4.0)
+
+
+def test_hands_through_both_engines(tmp_path: Path) -> None:
+    """Quick hands against the peer's random and greedy-like players: both engines agree on
+    every move and every end, and the Kozel settlement is its Block scoring."""
+    for peer in ("random", "bota_gorda"):
+        settings = Settings(level="greedy", peer=peer, seed=5)
+        for index in range(6):
+            data = peer_match.play_deal((settings, index))
+            assert "disagreement" not in data, data
+            first, second = data["hands"]
+            assert list(first["kozel_seats"]) == [0, 2] and list(second["kozel_seats"]) == [1, 3]
+            for hand in data["hands"]:
+                assert hand["moves"] >= 7
+                assert hand["won"] in (0.0, 0.5, 1.0)
+
+
+def test_a_run_resumes_from_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "peer.jsonl"
+    args = ["--level", "greedy", "--peer", "random", "--seed", "2", "--out", str(out)]
+    peer_match.main([*args, "--deals", "2"])
+    lines = out.read_text().splitlines()
+    assert [json.loads(line)["deal"] for line in lines] == [0, 1]
+    peer_match.main([*args, "--deals", "3"])
+    lines = out.read_text().splitlines()
+    assert sorted(json.loads(line)["deal"] for line in lines) == [0, 1, 2]
+    assert "3 duplicate deals (6 hands)" in capsys.readouterr().out
+    peer_match.main([*args, "--report"])  # only summarises: nothing is played or appended
+    assert len(out.read_text().splitlines()) == 3
+    assert "3 duplicate deals (6 hands)" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="another run"):
+        peer_match.main(["--level", "random", *args[2:], "--deals", "3"])
