@@ -439,12 +439,29 @@ def test_two_people_play_no_limit_and_one_raises_by_a_typed_amount(contexts: Con
 
 def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
     """At 360 px: the seats, the felt, the hand and the no-limit amount fit the width; the
-    picture is taken at a betting turn with the amount offered."""
+    picture is taken at a betting turn with the amount offered. The phone takes seat 1 of a
+    desktop's request that computers fill: it is first to act in the first hand (left of the
+    dealer, seat 0), when nobody has bet, so the amount is offered there whatever the deal."""
+    host = contexts.page()
+    register(host, "nl_host")
+    host.select_option("#game", "poker")
+    host.click("details.more summary")
+    host.select_option("#opt-players", "4")  # three seats abreast
+    host.select_option("#opt-limit", json.dumps("no_limit"))
+    host.fill("#opt-hands", "2")
+    host.click("#create")
     page = contexts.page(viewport=PHONE)
-    number = start(page, {"players": 4, "hands": 2, "limit": "no_limit"})  # three seats abreast
+    register(page, "nl_phone")
+    page.locator("li.request").filter(has_text="nl_host").locator("button.join").click()
+    # once the phone has its seat, computers take the others
+    host.locator("li.request").filter(has_text="nl_phone").locator("button.bots").click()
+    number = game_id(page)
+    assert game_id(host) == number
+    page.wait_for_selector(".poker-table")
+    assert state(page)["you"] == 1
     no_sideways_scroll(page)
     session = Session("no_limit")
-    taken: list[str] = []
+    turns: list[int] = []
 
     def look(page: Page, session: Session, moment: str) -> None:
         no_sideways_scroll(page)
@@ -452,17 +469,18 @@ def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
             # the notice lies in the felt; the "next" button is within reach
             expect(page.locator("#next-round")).to_be_in_viewport()
             return
-        if not taken and page.locator(".amount").count():
+        turns.append(len(state(page)["view"]["history"]))
+        if len(turns) == 1:  # the first turn of the first hand: nobody has bet
+            assert not any("bet" in e or "raise" in e for e in state(page)["view"]["history"])
             expect(page.locator(".amount button.primary")).to_be_in_viewport()
             expect(page.locator(".poker-hand .hand-tile").last).to_be_in_viewport()
             page.screenshot(path=shots / "poker-phone.png")
-            taken.append("amount")
 
-    play_session(page, session, look)
+    play_session(page, session, look, other=opener(host))
     assert game_over(page)
     no_sideways_scroll(page)
     the_end_matches_the_record(page, number)
-    assert taken, "no bet or raise of a chosen amount was offered"
+    assert turns and session.bet
 
 
 # what the poker table words itself: the table's head (the game's name and options, from the
