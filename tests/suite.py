@@ -43,7 +43,7 @@ LOCAL_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 
 
-def postgres_answers(url: str = LOCAL_POSTGRES, timeout: float = 3.0) -> bool:
+def postgres_answers(url: str = LOCAL_POSTGRES, timeout: float = 10.0) -> bool:
     """Whether the PostgreSQL at ``url`` lets its user in without a password and may create
     databases (each test makes one of its own)."""
     import asyncpg
@@ -66,7 +66,7 @@ def postgres_answers(url: str = LOCAL_POSTGRES, timeout: float = 3.0) -> bool:
         return False
 
 
-def redis_answers(url: str = LOCAL_REDIS, timeout: float = 3.0) -> bool:
+def redis_answers(url: str = LOCAL_REDIS, timeout: float = 10.0) -> bool:
     """Whether the Redis at ``url`` answers a PING."""
     import redis
 
