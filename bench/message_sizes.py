@@ -53,6 +53,7 @@ def table_of(game: str, seed: int) -> Table:
         rated=False,
         status="playing",
         tournament_id=None,
+        server_seed="0" * 64,
     )
     table = Table(row, Writer(None), MemoryPubSub())  # type: ignore[arg-type]
     table.match = rules.new_match(opts, seed)

@@ -27,6 +27,7 @@ import json
 import pstats
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +86,14 @@ async def play(table: Table, moves: list[int], budget: int, done: asyncio.Event)
 async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     db = args.db or f"sqlite+aiosqlite:///{workdir / 'path.db'}"
     settings = Settings(
-        db_url=db, pubsub_url=args.pubsub, node="path", bot_delay_ms=0, round_pause_seconds=0
+        db_url=db,
+        pubsub_url=args.pubsub,
+        node="path",
+        bot_delay_ms=0,
+        round_pause_seconds=0,
     )
+    if hasattr(settings, "seed_seconds"):  # (an older version, the reference, has none)
+        settings = replace(settings, seed_seconds=0)  # no person adds a seed: deal at once
     club = Club(settings)
     await club.start()
     listeners: list[asyncio.Task[None]] = []

@@ -83,6 +83,9 @@ class Decision:
     """What the move played is expected to cost against the best move (0 when it was best),
     in the review's :attr:`Review.unit`."""
     choices: int
+    spread: float = 0.0
+    """What the worst move valued is expected to cost against the best: the most the decision
+    could lose (0 when every move is worth the same), in the same unit."""
 
 
 class Review(Protocol):

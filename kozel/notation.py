@@ -212,7 +212,8 @@ def replay(record: object) -> Match:
     assert res is not None
     for key, value in res.to_dict().items():
         if key == "places" and key not in result:
-            continue  # Bykovo's places are the round's end's (RECORD.md): written here too
+            # Bykovo's places are the round's end's (docs/record.md#record-bykovo): written here too
+            continue
         recorded = result.get(key)
         if key in ("winners", "losers"):  # a set of units, in any order
             recorded, value = seats_as_set(recorded), seats_as_set(value)

@@ -59,7 +59,10 @@ class RecordReview:
                     best, best_value = ranked[0]
                     played = dict(ranked).get(move, best_value)
                     loss = max(0.0, best_value - played)
-                    found.append(Decision(round_number, number, move, best, loss, len(legal)))
+                    spread = max(0.0, best_value - ranked[-1][1])
+                    found.append(
+                        Decision(round_number, number, move, best, loss, len(legal), spread)
+                    )
             if on_step is not None:
                 on_step()
 

@@ -31,10 +31,8 @@ from kozel.bots import Bot, make_bot
 from kozel.core import (
     DECLINE_HUNDRED,
     DRAW,
-    HIGH,
     IS_DOUBLE,
     KNOCK,
-    LOW,
     MAX_PIP,
     OTHER_HALF,
     PIPS,
@@ -145,24 +143,15 @@ def _words(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _start_value(view: SeatView, arm: ArmView) -> int:
-    """The value an arm's chain starts from: a half of the first tile, or the spinner's."""
-    if arm.number >= 2:
-        return LOW[view.spinner]
-    return HIGH[view.first_tile] if arm.number == 1 else LOW[view.first_tile]
-
-
 def chain_text(view: SeatView, arm: ArmView, leftwards: bool = False) -> Text:
     """An arm's tiles as they lie, each written with the half that touches the previous one
-    first (``3-5`` laid on a 3); ``leftwards`` writes the chain right to left (arm 0 of a line).
-    The spinner is shown in bold."""
-    value = _start_value(view, arm)
+    first (``3-5`` laid on a 3), read from the view's outer halves; ``leftwards`` writes the
+    chain right to left (arm 0 of a line). The spinner is shown in bold."""
     pieces: list[tuple[str, str]] = []
-    for t in arm.tiles:
-        outer = OTHER_HALF[t][value]
-        name = f"{outer}-{value}" if leftwards else f"{value}-{outer}"
+    for t, outer in zip(arm.tiles, arm.outer, strict=True):
+        inner = OTHER_HALF[t][outer]
+        name = f"{outer}-{inner}" if leftwards else f"{inner}-{outer}"
         pieces.append((name, "bold" if t == view.spinner else ""))
-        value = outer
     if leftwards:
         pieces.reverse()
     return Text(" ").join(Text(name, style=style) for name, style in pieces)

@@ -1,4 +1,4 @@
-"""Bykovo's micro-tournament («игра вприсядку», RULES.md §9.2 and Decisions 8–9).
+"""Bykovo's micro-tournament («игра вприсядку», docs/rules.md#tournament and Decisions 8–9).
 
 Four to seven players in a fixed order play Bykovo games of four until at most three are
 left in. Each game adds each player's count to his tournament score (the winner adds 0); a

@@ -1,8 +1,9 @@
 """What one seat (or a spectator) may see of a game: the only way bots and clients see it.
 
 A :class:`SeatView` holds the seat's own hand, the other seats' tile counts, the bazaar's size,
-the layout, the public history (another seat's draws show as a draw without the tile), the
-score sheet, pending eggs and whose turn it is; in the games that score during play also the
+the layout (each laid tile with its half that faces out along its arm), the public history
+(another seat's draws show as a draw without the tile), the score sheet, each seat's scoring
+unit, pending eggs and whose turn it is; in the games that score during play also the
 points of each lay, each unit's points this round, the end sum (games that count the ends),
 who won the lot for the first lead and, when asked for, the hint: the points each of the
 seat's own legal lays would score. It never holds another hand's tile or the bazaar order;
@@ -23,13 +24,14 @@ from kozel.core import (
     PIPS,
     TILE_COUNT,
     TILE_NAMES,
+    Layout,
     Move,
     Play,
     PlayDoubles,
     Tile,
     tiles_of,
 )
-from kozel.history import plays_of
+from kozel.history import lay, plays_of
 from kozel.match import Match
 from kozel.options import Options
 from kozel.round import Round
@@ -61,6 +63,10 @@ class ArmView:
     closed: bool
     tiles: tuple[Tile, ...]
     """Tiles laid on this arm, from the first tile outwards."""
+    outer: tuple[int, ...] = ()
+    """Per tile of ``tiles``, its half that faces out along the arm (the value the arm showed
+    once it was laid; the other half touches the tile before it). A client draws and words
+    the chain from this and works out no rule of its own."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,9 @@ class SeatView:
     would name a tile the viewer may not know yet."""
     lead_tile: Tile = -1
     """The tile the first round had to be led with, when the reason names it."""
+    units: tuple[int, ...] = ()
+    """Per seat, its scoring unit (:meth:`Options.unit_of`: in team play seats 0 and 2 are
+    unit 0, seats 1 and 3 unit 1; else each seat is its own)."""
 
     @property
     def to_move(self) -> int | None:
@@ -158,6 +167,7 @@ class SeatView:
                         "shows": a.shows,
                         "closed": a.closed,
                         "tiles": [TILE_NAMES[t] for t in a.tiles],
+                        "outer": list(a.outer),
                     }
                     for a in self.arms
                 ],
@@ -190,6 +200,7 @@ class SeatView:
                 "why": self.lead_why,
                 "tile": TILE_NAMES[self.lead_tile] if self.lead_tile >= 0 else None,
             },
+            "units": list(self.units),
         }
 
     def _history_dicts(self) -> list[dict[str, Any]]:
@@ -217,7 +228,13 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
     layout = data["layout"]
     first = parse_tile(layout["first"]) if layout["first"] else -1
     arms = tuple(
-        ArmView(a["arm"], a["shows"], a["closed"], tuple(parse_tile(t) for t in a["tiles"]))
+        ArmView(
+            a["arm"],
+            a["shows"],
+            a["closed"],
+            tuple(parse_tile(t) for t in a["tiles"]),
+            tuple(a.get("outer", ())),
+        )
         for a in layout["arms"]
     )
     table = 0 if first < 0 else 1 << first
@@ -284,17 +301,30 @@ def view_from_dict(data: dict[str, Any]) -> SeatView:
         lead_tile=-1
         if data.get("lead") is None or data["lead"]["tile"] is None
         else parse_tile(data["lead"]["tile"]),
+        units=tuple(data.get("units", ())),
     )
 
 
 def arm_chains(rnd: Round) -> list[list[Tile]]:
     """The tiles laid on each arm, in order, rebuilt from the round's history."""
+    return laid_arms(rnd)[0]
+
+
+def laid_arms(rnd: Round) -> tuple[list[list[Tile]], list[list[int]]]:
+    """The tiles laid on each arm, in order, and the half of each that faces out along its
+    arm: the round's history laid again on a fresh :class:`~kozel.core.Layout` by the
+    engine's own :func:`~kozel.history.lay`, each tile's outer half being what its arm shows
+    once it is laid."""
     chains: list[list[Tile]] = [[], [], [], []]
+    outer: list[list[int]] = [[], [], [], []]
+    layout = Layout()
     for _, move, _ in rnd.history:
         for play in plays_of(move):
+            lay(layout, play, rnd.spinner_rule)
             if play.arm is not None:
                 chains[play.arm].append(play.tile)
-    return chains
+                outer[play.arm].append(layout.ends[play.arm])
+    return chains, outer
 
 
 def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
@@ -303,9 +333,9 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
     would score, in the games that score during play."""
     rnd = match.round
     layout = rnd.layout
-    chains = arm_chains(rnd)
+    chains, outer = laid_arms(rnd)
     arms = tuple(
-        ArmView(k, layout.ends[k], layout.closed[k], tuple(chains[k]))
+        ArmView(k, layout.ends[k], layout.closed[k], tuple(chains[k]), tuple(outer[k]))
         for k in range(len(layout.ends))
         if layout.ends[k] >= 0
     )
@@ -354,6 +384,7 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
         lot_seat=match.rules.lot_winner(match.lot) if match.lot and not match.results else -1,
         lot_by=match.rules.lot if match.lot and not match.results else "",
         asking=-1 if rnd.over else rnd.asking,
+        units=tuple(match.opts.unit_of(s) for s in range(match.opts.players)),
         **_lead_fields(match, seat),
     )
 

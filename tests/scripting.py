@@ -52,7 +52,7 @@ def pips(text: str) -> int:
 def make_deal(*hands: str, bazaar: str = "") -> Deal:
     """A deal of the whole set: one string per hand (seat 0 first), the bazaar in draw order.
 
-    Asserts the deal is the 28-tile set and does not have to be thrown in (RULES.md §2.1).
+    Asserts the deal is the 28-tile set and does not have to be thrown in (docs/rules.md#goat-deal).
     """
     deal = Deal(tuple(tiles(hand) for hand in hands), tiles(bazaar))
     deal.validate(len(hands))
@@ -158,8 +158,9 @@ FISH_MOVES = (
     (1, "2-4@0"),
     (2, "2-5@1"),
 )
-"""The RULES.md §2.4 line ``2-4 1-4 1-1 1-2 2-2 2-6 0-6 0-2 2-3 3-5 2-5``: every tile of suit 2
-is on the table and both ends show 2, so the last tile (role 2's ``2-5``) makes a fish."""
+"""The line of the rulebook's §2.4 (docs/rules.md#goat-round-end),
+``2-4 1-4 1-1 1-2 2-2 2-6 0-6 0-2 2-3 3-5 2-5``: every tile of suit 2 is on the table and both
+ends show 2, so the last tile (role 2's ``2-5``) makes a fish."""
 
 FISH_FILLERS = "0-0 0-1 0-3 0-4 0-5 1-3 1-5 1-6 3-3 3-4 3-6 4-4 4-5 4-6 5-5 5-6 6-6"
 """The 17 tiles the fish line does not use (112 pips): roles 0-2 hold 4 of them, role 3 five.

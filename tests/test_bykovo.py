@@ -1,5 +1,5 @@
-"""Bykovo (RULES.md §9.1, Decisions 1–7): scripted deals for each ending, random-game
-invariants, the record and its strict replay, and what a pass proves (nothing)."""
+"""Bykovo (docs/rules.md#bykovo-deal-and-play, Decisions 1–7): scripted deals for each ending,
+random-game invariants, the record and its strict replay, and what a pass proves (nothing)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The rulebook's corrections from a second reading of the seeds (RULES.md §13), each rule and
-each of the seeds' examples as a test: the traditional deal and first lead of Goat and Donkey,
-Goat-125 and the penalty classic, Yard Goat's doubles without teams (§13.1); Donkey's two
-doubles closed before any double (§13.2); Sea Goat's hundred in any round (§13.3); Bergen's
-block (§13.4); All Fives and All Threes without a cross (§13.5). Trumps' suits (§13.6) are in
+"""The rulebook's corrections from a second reading of the seeds (docs/rules.md#corrections), each
+rule and each of the seeds' examples as a test: the traditional deal and first lead of Goat and
+Donkey, Goat-125 and the penalty classic, Yard Goat's doubles without teams (§13.1); Donkey's two
+doubles closed before any double (§13.2); Sea Goat's hundred in any round (§13.3); Bergen's block
+(§13.4); All Fives and All Threes without a cross (§13.5). Trumps' suits (§13.6) are in
 ``tests/test_trumps.py``. Records written before the corrections replay as they were."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Random-game invariants of the games that score during play: All Fives, Telephone, All
-Threes, Threes and Fives (RULES.md §6) and Bergen (§7), for every option set of
+Threes, Threes and Fives (docs/rules.md#end-count-games) and Bergen (§7), for every option set of
 :data:`tests.randomplay.DURING_MATRIX`.
 
 Each seeded game of random legal moves is checked against references written here from the

@@ -1,5 +1,5 @@
-"""The games that score during play: the end-count games (RULES.md §6) and Bergen (§7), with
-the Decisions they share (§8.4, §8.5).
+"""The games that score during play: the end-count games (docs/rules.md#end-count-games) and Bergen
+(§7), with the Decisions they share (§8.4, §8.5).
 
 Every worked example of §6 and §7 is played here through real rounds with exact points, and
 scripted deals prove the spinner, doubles at the ends, a score on the last tile, blocks and the
@@ -495,7 +495,7 @@ def test_threes_and_fives_spinner_option_leads_the_highest_double() -> None:
 
 
 def test_the_lot_is_recorded_and_checked() -> None:
-    """RECORD.md: the first round carries the lot (one different tile per seat)."""
+    """docs/record.md#record-lot: the first round carries the lot (one different tile per seat)."""
     m = start("all_fives", {"players": 2}, FIVES_HANDS, lot="0-1 6-6")
     assert m.lot == tuple(tiles("0-1 6-6"))
     for lot in ("0-1", "0-1 0-1", ""):

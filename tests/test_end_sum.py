@@ -1,4 +1,5 @@
-"""The end sum of RULES.md §6 on its worked examples (All Fives, Telephone, All Threes)."""
+"""The end sum of docs/rules.md#end-count-games on its worked examples (All Fives, Telephone, All
+Threes)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Domino Poker (RULES.md §10, §10.1): the ranking, a hand's betting, pots and draw, the
-session, views, records and their replay, bots."""
+"""Domino Poker (docs/rules.md#poker-game, docs/rules.md#poker-decisions): the ranking, a hand's
+betting, pots and draw, the session, views, records and their replay, bots."""
 
 from __future__ import annotations
 
@@ -573,7 +573,10 @@ def test_the_expert_draws_by_the_exact_expectation() -> None:
 
 
 def test_unknown_bots_are_named() -> None:
-    with pytest.raises(ValueError, match="unknown bot 'genius'; bots: random, greedy, expert"):
+    with pytest.raises(
+        ValueError,
+        match="unknown bot 'genius'; bots: beginner, amateur, strong, expert, random, greedy",
+    ):
         make_poker_bot("genius")
 
 

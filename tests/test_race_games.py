@@ -1,8 +1,8 @@
 """Worked examples and scripted deals of the winner-scoring games: Draw, Block, Classic
-(RULES.md §8), Sea Goat (§5), the Decisions they share (§8.5) and their rating (§12).
+(docs/rules.md#winner-games), Sea Goat (§5), the Decisions they share (§8.5) and their rating (§12).
 
 Every scripted game below is played through real rounds to its end with exact expected sheets,
-and its record (RECORD.md, "Games that score for the winner") must replay clean; mutated records
+and its record (docs/record.md#record-other-games) must replay clean; mutated records
 are refused with a message that names the discrepancy. Each test names the rule it proves.
 """
 
@@ -1465,8 +1465,8 @@ SCRIPTED: list[tuple[str, Ruleset, dict[str, Any], Game]] = [
 def test_scripted_game_records_replay_clean(
     rules: Ruleset, raw: dict[str, Any], game: Game
 ) -> None:
-    """RECORD.md: every scripted game's record lists exactly its game's options, has the race
-    sheet entries and result, and replays clean through the rules."""
+    """docs/record.md#record-other-games: every scripted game's record lists exactly its game's
+    options, has the race sheet entries and result, and replays clean through the rules."""
     m = play(rules, raw, game)
     record = round_trip(m)
     assert record["game"] == rules.id
@@ -1641,8 +1641,8 @@ MUTATIONS: list[tuple[str, str, Callable[[Record], None], str]] = [
 def test_mutated_records_are_refused(
     name: str, change: Callable[[Record], None], message: str
 ) -> None:
-    """RECORD.md: a record whose sheet, end, moves, options or result disagree with the rules
-    is invalid; ``replay`` names the first discrepancy."""
+    """docs/record.md#record-files: a record whose sheet, end, moves, options or result disagree
+    with the rules is invalid; ``replay`` names the first discrepancy."""
     rules, raw, game = SCRIPTED_BY_NAME[name]
     record = round_trip(play(rules, raw, game))
     bad = copy.deepcopy(record)

@@ -1,5 +1,6 @@
-"""Random-game invariants of the winner-scoring games: Draw, Block, Classic (RULES.md §8) and
-Sea Goat (§5), for every option set of :data:`tests.randomplay.MATRIX`.
+"""Random-game invariants of the winner-scoring games: Draw, Block, Classic
+(docs/rules.md#winner-games) and Sea Goat (§5), for every option set of
+:data:`tests.randomplay.MATRIX`.
 
 Each seeded game of random legal moves is checked against references written here from the
 rulebook, independently of the engine: the legal moves of a position, conservation of tiles,
@@ -282,7 +283,7 @@ def check_round(match: Match, index: int, scores: list[int]) -> dict[str, Any] |
             assert not live & SUIT_MASK[end], "a fish with a tile that could still be played"
     counts = [count_of(game, h) for h in rnd.hands]
     assert result.counts == counts
-    # the sheet (RECORD.md: before, during, credited, after; written_off)
+    # the sheet (docs/record.md#record-race-sheet: before, during, credited, after; written_off)
     winner, credit = expected_credit(match, kind, seat, counts)
     before = list(scores)
     credited = [0] * opts.units
@@ -358,8 +359,8 @@ def check_game(match: Match) -> None:
 
 
 def check_record(match: Match) -> dict[str, Any]:
-    """RECORD.md: the record lists exactly the game's options, goes through JSON and replays
-    into the same record."""
+    """docs/record.md#record-fields: the record lists exactly the game's options, goes through JSON
+    and replays into the same record."""
     seats = [f"bot:{s}" for s in range(match.opts.players)]
     record: dict[str, Any] = json.loads(dumps(record_of(match, seats)))
     assert set(record["options"]) == {s.name for s in match.rules.option_specs}

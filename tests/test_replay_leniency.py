@@ -43,8 +43,8 @@ def shared_pot() -> tuple[dict[str, Any], int, int]:
 
 
 def test_a_pots_winners_may_come_in_any_order() -> None:
-    """RECORD.md lists a pot's winners as a set of seats; replay compared them as an
-    ordered list and refused a record that named them in another order."""
+    """docs/record.md#record-files lists a pot's winners as a set of seats; replay compared them as
+    an ordered list and refused a record that named them in another order."""
     record, h, p = shared_pot()
     canonical = copy.deepcopy(record)
     record["rounds"][h]["end"]["pots"][p]["winners"].reverse()
@@ -57,8 +57,8 @@ def test_a_pots_winners_may_come_in_any_order() -> None:
 
 
 def test_bykovo_places_may_be_in_the_rounds_end_only() -> None:
-    """RECORD.md gives Bykovo's places in the round's ``end``; replay required them in
-    ``result`` too."""
+    """docs/record.md#record-bykovo gives Bykovo's places in the round's ``end``; replay required
+    them in ``result`` too."""
     record = record_of("bykovo", {}, 3)
     canonical = copy.deepcopy(record)
     assert "places" in record["rounds"][0]["end"] and "places" in record["result"]

@@ -1,4 +1,4 @@
-"""Bykovo's micro-tournament (RULES.md §9.2, Decisions 8–9): seating, scores, limits,
+"""Bykovo's micro-tournament (docs/rules.md#tournament, Decisions 8–9): seating, scores, limits,
 eliminations, dynamics, standings, the record and its check."""
 
 from __future__ import annotations

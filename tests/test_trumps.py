@@ -1,4 +1,5 @@
-"""Trumps (RULES.md §11): every rule, scripted hands, random-game properties, views, records."""
+"""Trumps (docs/rules.md#trumps-game): every rule, scripted hands, random-game properties, views,
+records."""
 
 from __future__ import annotations
 
@@ -376,7 +377,9 @@ def test_a_view_shows_the_bids_trumps_trick_and_tricks_taken() -> None:
 def test_bots_play_whole_games_and_the_expert_respects_what_it_saw() -> None:
     match = random_game(3, ("expert", "greedy", "random", "greedy"), target=60)
     assert match.over
-    with pytest.raises(InvalidOption, match="bots: random, greedy, expert"):
+    with pytest.raises(
+        InvalidOption, match="bots: beginner, amateur, strong, expert, random, greedy"
+    ):
         make_trumps_bot("perfect")
 
 

@@ -1,5 +1,6 @@
-"""Every worked example and Decision of RULES.md §2 (Goat), §3 (presets), §4 (Donkey) and §12
-(rating) as a test. Each test names the rule it proves."""
+"""Every worked example and Decision of the rulebook's §2 (Goat: docs/rules.md#goat-game), §3
+(presets: docs/rules.md#goat-presets), §4 (Donkey: docs/rules.md#donkey-game) and §12 (rating:
+docs/rules.md#club) as a test. Each test names the rule it proves."""
 
 from __future__ import annotations
 
@@ -503,7 +504,8 @@ def test_yard_match_special_doubles_and_partner_lead() -> None:
 
 
 def test_yard_match_goes_to_record_and_back() -> None:
-    """§3.3 + RECORD.md: the finished Yard game (limit 101) replays to the same result."""
+    """§3.3 + docs/record.md#record-fields: the finished Yard game (limit 101) replays to the same
+    result."""
     m = Match(GOAT, GOAT.options(GOAT.presets["yard"]))
     m.next_round(make_deal(*YARD_HANDS_1))
     run(m, YARD_SCRIPT_1)
@@ -717,9 +719,9 @@ def test_rounding_is_half_away_from_zero() -> None:
 
 
 def test_timeout_in_a_real_match() -> None:
-    """§12 / RECORD.md: a timeout interrupts the round unscored and ends the game; the one who
-    timed out gains nothing, everyone else round_half_up((his account - theirs) / 10), at
-    least 1; only the seat to move can time out."""
+    """§12 / docs/record.md#record-end: a timeout interrupts the round unscored and ends the game;
+    the one who timed out gains nothing, everyone else round_half_up((his account - theirs) / 10),
+    at least 1; only the seat to move can time out."""
     m = goat_match()
     m.next_round(make_deal(*OUT_HANDS))
     run(m, OUT_SCRIPT)

@@ -1,8 +1,14 @@
 """Computer players. A bot sees only :func:`kozel.views.view_for` of its seat.
 
-``make_bot("greedy", seed=1)`` builds one by level; :data:`LEVELS` lists the levels. An
-expert with a think-time budget is ``expert:MS`` (e.g. ``expert:250``, milliseconds per
-decision); plain ``expert`` thinks a fixed amount, so the same seed plays the same game.
+``make_bot("amateur", seed=1)`` builds one by level. The club offers :data:`CLUB_LEVELS`,
+weakest first: ``beginner`` (:mod:`kozel.bots.beginner`: its heaviest tile that fits, never
+counting), ``amateur`` (the one-move heuristic of :mod:`kozel.bots.greedy`), ``strong`` (the
+expert's search with a small budget, :data:`STRONG_BUDGET`) and ``expert``
+(:mod:`kozel.bots.expert`). :data:`LEVELS` also holds the names stored games and records use
+(``greedy``, the amateur's former name, and ``random``, uniform over the legal moves, kept for
+tests and benchmarks); :data:`FORMER` maps the old names the club once offered. An expert with
+a think-time budget is ``expert:MS`` (e.g. ``expert:250``, milliseconds per decision); plain
+``expert`` thinks a fixed amount, so the same seed plays the same game.
 """
 
 from __future__ import annotations
@@ -10,16 +16,43 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kozel.bots.base import Bot
+from kozel.bots.beginner import BeginnerBot
 from kozel.bots.expert import Budget, ExpertBot
 from kozel.bots.greedy import GreedyBot
 from kozel.bots.random_bot import RandomBot
 from kozel.core import InvalidOption, Move
 from kozel.views import SeatView
 
+STRONG_BUDGET = Budget(worlds=12, playouts=8)
+"""The ``strong`` level: the expert's own search (sampling, inference, playouts) on 96
+playouts a move against the expert's 12,800, so it thinks in a few milliseconds and misjudges
+the close decisions the expert gets right (its margins: docs/bots.md, ``bench/levels.py``)."""
+
+
+def _strong(seed: int | None) -> Bot:
+    bot = ExpertBot(seed, STRONG_BUDGET)
+    bot.level = "strong"
+    return bot
+
+
+def _amateur(seed: int | None) -> Bot:
+    bot = GreedyBot(seed)
+    bot.level = "amateur"
+    return bot
+
+
+CLUB_LEVELS = ("beginner", "amateur", "strong", "expert")
+"""The levels the club offers, weakest first (their margins: docs/bots.md)."""
+FORMER = {"greedy": "amateur"}
+"""Names the club once offered, as they read now (stored games and records keep them)."""
+
 LEVELS: dict[str, Callable[[int | None], Bot]] = {
+    "beginner": BeginnerBot,
+    "amateur": _amateur,
+    "strong": _strong,
+    "expert": ExpertBot,
     "random": RandomBot,
     "greedy": GreedyBot,
-    "expert": ExpertBot,
 }
 
 
@@ -52,7 +85,11 @@ def analyse(
 
 
 __all__ = [
+    "CLUB_LEVELS",
+    "FORMER",
     "LEVELS",
+    "STRONG_BUDGET",
+    "BeginnerBot",
     "Bot",
     "Budget",
     "ExpertBot",

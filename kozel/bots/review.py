@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from kozel.bots.expert import Budget, ExpertBot
-from kozel.core import DeclineHundred
+from kozel.core import DeclineHundred, Move, Play
 from kozel.game import Decision
 from kozel.match import Match
-from kozel.views import view_for
+from kozel.views import SeatView, view_for
 
 REVIEW_BUDGET = Budget(worlds=200, playouts=48)
 
@@ -17,6 +17,22 @@ def moves_of(match: Match) -> int:
     """How many moves a finished match has (the steps of a review, for progress bars; a
     refused hundred is one)."""
     return sum(len(result.round.history) for result in match.results)
+
+
+def same_position(view: SeatView, a: Move, b: Move) -> bool:
+    """Whether two moves leave the same position: one tile laid alike (closing, declaring)
+    on two open arms that show the same value, in a game without a spinner that does not
+    score during play (where the tile an arm ends with counts). The expert's values of the
+    two differ by its sampling alone, so a review never counts the one as a loss against
+    the other."""
+    if not (isinstance(a, Play) and isinstance(b, Play)) or a.arm is None or b.arm is None:
+        return False
+    if (a.tile, a.close, a.hundred) != (b.tile, b.close, b.hundred) or view.spinner >= 0:
+        return False
+    if getattr(view.rules.scoring, "scores_during_play", False):
+        return False
+    shows = {arm.number: arm.shows for arm in view.arms if not arm.closed}
+    return a.arm in shows and b.arm in shows and shows[a.arm] == shows[b.arm]
 
 
 def review(
@@ -37,11 +53,16 @@ def review(
             index = made + 1
             made += not isinstance(move, DeclineHundred)
             if mover == seat and len(rnd.legal_moves()) > 1:
-                ranked = analyst.analyse(view_for(match, seat))
-                values = dict(ranked)
+                view = view_for(match, seat)
+                ranked = analyst.analyse(view)
                 best, best_value = ranked[0]
-                loss = max(0.0, values[move] - best_value) if move in values else 0.0
-                yield Decision(number, index, move, best, loss, len(ranked))
+                # the move played is worth what the best move leaving its position is
+                alike = [v for m, v in ranked if m == move or same_position(view, m, move)]
+                if move == best or same_position(view, move, best):
+                    best, alike = move, [best_value]
+                loss = max(0.0, min(alike) - best_value) if alike else 0.0
+                spread = max(0.0, ranked[-1][1] - best_value)
+                yield Decision(number, index, move, best, loss, len(ranked), spread)
             if on_step is not None:
                 on_step()
             match.push(move)

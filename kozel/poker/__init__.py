@@ -1,4 +1,4 @@
-"""Domino Poker (RULES.md §10): five-tile draw poker with chips on 20 tiles.
+"""Domino Poker (docs/rules.md#poker-game): five-tile draw poker with chips on 20 tiles.
 
 A separate implementation of the game protocol (:mod:`kozel.game`): :mod:`~kozel.poker.hands`
 (the tiles and the ranking), :mod:`~kozel.poker.moves`, :mod:`~kozel.poker.hand` (one hand),

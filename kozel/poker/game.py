@@ -1,5 +1,5 @@
-"""Domino Poker as a game of the club: its options (RULES.md §10.1 item 3, each integer with
-an upper bound) and how to start, replay and seat bots in a session."""
+"""Domino Poker as a game of the club: its options (docs/rules.md#poker-decisions item 3, each
+integer with an upper bound) and how to start, replay and seat bots in a session."""
 
 from __future__ import annotations
 
@@ -54,7 +54,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 @dataclass(frozen=True)
 class PokerGame(DeclaredOptions):
-    """Domino Poker (RULES.md §10): a :class:`kozel.game.Game` not played on a layout."""
+    """Domino Poker (docs/rules.md#poker-game): a :class:`kozel.game.Game` not played on a
+    layout."""
 
     id: str = "poker"
     title: str = "Domino Poker"

@@ -1,5 +1,5 @@
-"""One hand of Domino Poker (RULES.md §10.1 item 4): antes, the deal, a betting round, the
-draw, a second betting round and the showdown (or everyone else folding).
+"""One hand of Domino Poker (docs/rules.md#poker-decisions item 4): antes, the deal, a betting
+round, the draw, a second betting round and the showdown (or everyone else folding).
 
 A :class:`PokerHand` is a pure state machine: the deal and the order of the shuffled discards
 come from outside (the match's generator, or a record), so the same inputs play the same hand.
@@ -41,7 +41,14 @@ class Pot:
     winners: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The pot as the record writes it (its takes are not in the record)."""
         return {"amount": self.amount, "winners": list(self.winners)}
+
+    def takes(self) -> tuple[int, ...]:
+        """Per winner (in the order of ``winners``), the chips he takes: an equal share, and
+        the odd chips one each to the first winners, clockwise from the dealer's left."""
+        share, odd = divmod(self.amount, len(self.winners))
+        return tuple(share + (1 if i < odd else 0) for i in range(len(self.winners)))
 
 
 @dataclass
@@ -354,9 +361,8 @@ class PokerHand:
             ]
         self.pots = self.side_pots()
         for pot in self.pots:
-            share, odd = divmod(pot.amount, len(pot.winners))
-            for i, s in enumerate(pot.winners):
-                self.stacks[s] += share + (1 if i < odd else 0)
+            for s, chips in zip(pot.winners, pot.takes(), strict=True):
+                self.stacks[s] += chips
 
     def side_pots(self) -> list[Pot]:
         """The pots, main first, each with the players eligible for it and its winners (in

@@ -1,4 +1,5 @@
-"""Domino Poker's tiles and the ranking of five-tile hands (RULES.md §10 and §10.1).
+"""Domino Poker's tiles and the ranking of five-tile hands (docs/rules.md#poker-game and
+docs/rules.md#poker-decisions).
 
 The set is the double-six without the seven blanks and without ``1-1``: 20 tiles. A hand's
 category is the highest it satisfies; equal categories compare by total pips; equal pips tie.

@@ -1,5 +1,6 @@
 """A session of Domino Poker: hands until one player holds every chip or ``hands`` are played
-(RULES.md §10.1 items 3 and 4). :class:`PokerMatch` implements :class:`kozel.game.GameMatch`.
+(docs/rules.md#poker-decisions items 3 and 4). :class:`PokerMatch` implements
+:class:`kozel.game.GameMatch`.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ if TYPE_CHECKING:
     from kozel.poker.views import PokerView
 
 WINNER_RATING = 5
-"""RULES.md §12: the winner of a Poker game gains 5 rating points, the others nothing."""
+"""docs/rules.md#club: the winner of a Poker game gains 5 rating points, the others nothing."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class PokerOptions(Options):
-    """RULES.md §10.1 item 3."""
+    """docs/rules.md#poker-decisions item 3."""
 
     chips: int
     ante: int
@@ -208,7 +209,7 @@ class PokerMatch:
 
     def timeout(self, seat: int) -> None:
         """The seat to move ran out of time: the hand is not scored (the chips stay as they
-        were before it) and the game ends; every other player gains 1 (RULES.md §12)."""
+        were before it) and the game ends; every other player gains 1 (docs/rules.md#club)."""
         if self.over:
             raise IllegalMove("the game is over")
         if seat != self.to_move:
@@ -258,6 +259,8 @@ class PokerMatch:
                 continue
             rec = hand_record(self, i)
             public = {k: v for k, v in rec.items() if k not in ("deal", "moves")}
+            # per pot of end.pots, what each of its winners took (not in the record)
+            public["takes"] = [list(pot.takes()) for pot in hand.pots]
             before, after = rec["chips_before"], rec["chips_after"]
             public["gains"] = [a - b for a, b in zip(after, before, strict=True)]
             out.append(public)

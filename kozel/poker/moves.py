@@ -1,4 +1,4 @@
-"""Domino Poker's moves as small frozen values, and their JSON (RECORD.md's Poker item).
+"""Domino Poker's moves as small frozen values, and their JSON (docs/record.md#record-poker).
 
 ``n`` in a bet, call or raise is the chips that move adds to the pot. A discard names the tiles
 thrown in; the tiles drawn for them are the engine's (the bazaar in order, then the earlier

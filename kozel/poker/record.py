@@ -1,4 +1,4 @@
-"""Domino Poker's ``kozel-record/1`` records (RECORD.md, its Poker item): writing, and the
+"""Domino Poker's ``kozel-record/1`` records (docs/record.md#record-poker): writing, and the
 strict replay that ``kozel replay`` runs.
 
 A replay re-deals each hand from the record, checks that its dealer, chips and antes are the
@@ -159,8 +159,8 @@ def _replay_hand(
 
 def _winners_as_sets(end: object) -> object:
     """A hand's ``end`` with each pot's ``winners`` in seat order: the record lists who won a
-    pot, in any order (RECORD.md; the odd chips follow the rules, and ``chips_after`` shows
-    them). Anything else is left as it is, for the comparison to report.
+    pot, in any order (docs/record.md#record-files; the odd chips follow the rules, and
+    ``chips_after`` shows them). Anything else is left as it is, for the comparison to report.
 
     >>> _winners_as_sets({"kind": "fold", "pots": [{"amount": 9, "winners": [2, 0]}]})
     {'kind': 'fold', 'pots': [{'amount': 9, 'winners': [0, 2]}]}

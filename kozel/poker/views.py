@@ -1,7 +1,8 @@
 """What one seat (or a spectator) may see of a Domino Poker game.
 
 A seat sees its own tiles (and its own discards and draws), how many tiles each other player
-discarded, every bet, the pot and the chips; the showdown shows only the hands that reached it.
+discarded, every bet, the pot and the chips; the showdown shows only the hands that reached it,
+and each pot what every one of its winners took.
 It also names the category of its own hand (the one thing it could work out alone). It
 never holds another hand's tiles, the bazaar or the order of the shuffled discards
 (``tests/test_poker.py`` checks this over many random games).
@@ -14,7 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
-from kozel.poker.hand import PokerHand
+from kozel.poker.hand import PokerHand, Pot
 from kozel.poker.hands import CATEGORIES, HAND_SIZE, strength
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, PokerMove, Raise, move_from_dict, move_to_dict
@@ -48,10 +49,14 @@ class PokerView:
     last_showdown: tuple[dict[str, Any], ...]
     """The previous (or, once over, this) hand's showdown: the hands that reached it."""
     last_pots: tuple[dict[str, Any], ...]
+    """The same hand's pots, main first: ``amount``, ``winners`` and ``takes`` (per winner,
+    the chips he took: :meth:`Pot.takes`, the odd chips to the first winners)."""
     over: bool
     category: str | None = None
     """The category of the seat's own five tiles (a name of :data:`CATEGORIES`), while it
     holds them; ``None`` for a spectator or a seat not dealt in."""
+    units: tuple[int, ...] = ()
+    """Per seat, its scoring unit: the seat itself (Poker has no teams)."""
 
     @property
     def pot(self) -> int:
@@ -93,6 +98,7 @@ class PokerView:
             "last_pots": [dict(p) for p in self.last_pots],
             "over": self.over,
             "category": self.category,
+            "units": list(self.units),
         }
 
 
@@ -138,6 +144,11 @@ def legal_from_json(entries: Sequence[dict[str, Any]]) -> tuple[PokerMove, ...]:
     return tuple(out)
 
 
+def pot_dict(pot: Pot) -> dict[str, Any]:
+    """A pot as a client receives it: the record's ``amount`` and ``winners``, and ``takes``."""
+    return {**pot.to_dict(), "takes": list(pot.takes())}
+
+
 def _public(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if "drew" in event and event["seat"] != seat:
         return {"seat": event["seat"], "discarded": len(event["discard"])}
@@ -151,7 +162,8 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
     previous = match.hands[-2] if len(match.hands) > 1 else None
     shown = hand if hand is not None and hand.over else previous
     last_showdown = tuple(shown.showdown) if shown is not None else ()
-    last_pots = tuple(p.to_dict() for p in shown.pots) if shown is not None else ()
+    last_pots = tuple(pot_dict(p) for p in shown.pots) if shown is not None else ()
+    units = tuple(match.opts.unit_of(s) for s in range(n))
     if hand is None:
         return PokerView(
             match.opts,
@@ -173,6 +185,7 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
             (),
             (),
             match.over,
+            units=units,
         )
     own = seat is not None and hand.in_hand[seat]
     held = hand.hands[seat] if own and seat is not None else []
@@ -198,6 +211,7 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
         last_pots=last_pots,
         over=match.over,
         category=CATEGORIES[strength(held)[0]] if len(held) == HAND_SIZE else None,
+        units=units,
     )
 
 
@@ -231,4 +245,5 @@ def poker_view_from_dict(data: dict[str, Any]) -> PokerView:
         last_showdown=tuple(data["last_showdown"]),
         last_pots=tuple(data["last_pots"]),
         over=data["over"],
+        units=tuple(data.get("units", range(len(data["chips"])))),
     )

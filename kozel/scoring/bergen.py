@@ -1,5 +1,5 @@
-"""Bergen (RULES.md §7, §8.5): points during play for leading a double and for double- and
-triple-headers, and 2 points for the hand's winner.
+"""Bergen (docs/rules.md#bergen-game, docs/rules.md#winner-decisions): points during play for
+leading a double and for double- and triple-headers, and 2 points for the hand's winner.
 
 A lead of a double scores 2. After any other play, both ends showing the same value is a
 **double-header** (2); when one of those ends is a double laid crosswise it is a

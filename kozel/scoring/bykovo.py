@@ -1,4 +1,5 @@
-"""Bykovo («Быково», RULES.md §9): one deal, places by counts, rated only as a tournament.
+"""Bykovo («Быково», docs/rules.md#bykovo-game): one deal, places by counts, rated only as a
+tournament.
 
 A lone game is one round. Its winner is the first to empty his hand (an ``out``) or the
 player who laid the last tile (a ``fish`` or a ``sortir``); the others place by their counts,

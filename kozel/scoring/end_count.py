@@ -1,5 +1,5 @@
-"""The end-count games (RULES.md §6): points during play for the end sum, and a bonus for the
-hand's winner.
+"""The end-count games (docs/rules.md#end-count-games): points during play for the end sum,
+and a bonus for the hand's winner.
 
 A lay that makes the end sum (:func:`kozel.scoring.ends.end_sum`) a multiple of 5 or 3 scores
 for the mover's unit at once; a turn of several doubles scores once, after its last double.

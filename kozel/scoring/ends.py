@@ -1,4 +1,4 @@
-"""The end sum of a layout (RULES.md §6): what the end-count games score on.
+"""The end sum of a layout (docs/rules.md#end-count-games): what the end-count games score on.
 
 Each open arm contributes the value it shows; an arm ending in a double laid crosswise
 contributes both halves (a ``3-3`` at an end counts 6), once even when the double ends two

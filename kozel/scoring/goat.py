@@ -1,6 +1,7 @@
 """Goat's score sheet: remembered points, open accounts, fish modes, eggs, the Goat.
 
-Scoring is a pure function, :func:`settle`, that RULES.md §2.5–2.7 and §3.3 describe;
+Scoring is a pure function, :func:`settle`, that docs/rules.md#goat-scoring,
+docs/rules.md#goat-fish-scoring, docs/rules.md#team-goat and docs/rules.md#yard-goat describe;
 :class:`GoatScoring` is the policy Goat and Donkey play by.
 
 >>> from kozel.games import GOAT
@@ -38,7 +39,7 @@ RATING_BASE = 100
 
 @dataclass(frozen=True, kw_only=True)
 class GoatOptions(Options):
-    """Goat's and Donkey's options (RULES.md §2.8, §4)."""
+    """Goat's and Donkey's options (docs/rules.md#goat-options, docs/rules.md#donkey-game)."""
 
     fish_mode: FishMode
     fish_ignores_double: bool
@@ -114,7 +115,8 @@ def settle(
     eggs: int,
     bonus: int = 0,
 ) -> GoatSettlement:
-    """Score a round for every unit (RULES.md §2.5–2.7).
+    """Score a round for every unit (docs/rules.md#goat-scoring,
+    docs/rules.md#goat-fish-scoring, docs/rules.md#team-goat).
 
     ``out_unit`` is the unit that went out, ``None`` after a fish. ``eggs`` is what earlier
     ties carried forward; ``bonus`` the Yard Goat extra charge: after an out every other unit
@@ -163,7 +165,7 @@ def settle(
 
 
 def rating_after_game(accounts: list[int], losers: list[int]) -> list[int]:
-    """Rating points per entry of ``accounts`` at a normal end (RULES.md §12).
+    """Rating points per entry of ``accounts`` at a normal end (docs/rules.md#club).
 
     >>> rating_after_game([25, 104, 30], [1])
     [8, 0, 7]
@@ -175,7 +177,7 @@ def rating_after_game(accounts: list[int], losers: list[int]) -> list[int]:
 
 
 def rating_after_timeout(accounts: list[int], eliminated: int) -> list[int]:
-    """Rating points per entry after ``eliminated`` timed out (RULES.md §12).
+    """Rating points per entry after ``eliminated`` timed out (docs/rules.md#club).
 
     >>> rating_after_timeout([30, 32, 13], 1)
     [1, 0, 2]
@@ -197,7 +199,8 @@ def _entries(
 
 
 class GoatScoring(Scoring):
-    """The loser-scoring sheet of Goat and Donkey (RULES.md §2.5–2.7, §3.3, §12)."""
+    """The loser-scoring sheet of Goat and Donkey (docs/rules.md#goat-scoring,
+    docs/rules.md#team-goat, docs/rules.md#yard-goat, docs/rules.md#club)."""
 
     sheet_kind = "goat"
 

@@ -1,4 +1,5 @@
-"""The winner-scoring race of Draw, Block and Classic (RULES.md §8, §8.5, §12).
+"""The winner-scoring race of Draw, Block and Classic (docs/rules.md#winner-games,
+docs/rules.md#winner-decisions, docs/rules.md#club).
 
 The hand's winner (the player who went out, or after a fish the lowest count) is credited the
 others' counts — after a fish minus his own where the game says so — and the first unit at or
@@ -36,7 +37,7 @@ def lowest_unit(unit_counts: list[int]) -> int | None:
 def race_rating(
     scores: list[int], winners: list[int], target: int, per_seat: list[int]
 ) -> list[int]:
-    """Rating per seat at a normal end (RULES.md §12, winner-scoring games): a winner gains
+    """Rating per seat at a normal end (docs/rules.md#club, winner-scoring games): a winner gains
     ``round_half_up(10 × (target − best other score) / target)``, at least 1.
 
     ``per_seat`` gives each seat's unit.
@@ -68,7 +69,8 @@ class RaceScoring(Scoring):
 
     sheet_kind = "race"
     subtract_own_in_fish: ClassVar[bool] = True
-    """After a fish the winner scores the others' counts minus his own (RULES.md §8.5, 3)."""
+    """After a fish the winner scores the others' counts minus his own
+    (docs/rules.md#winner-decisions, 3)."""
 
     def __init__(self, opts: Options) -> None:
         assert isinstance(opts, RaceOptions)

@@ -1,4 +1,5 @@
-"""Sea Goat's race (RULES.md §5, §8.5): one scorer, opening at 25, instant ends.
+"""Sea Goat's race (docs/rules.md#sea-goat-game, docs/rules.md#winner-decisions): one scorer,
+opening at 25, instant ends.
 
 A hand's winner is credited the losers' counts. A unit without a record records a credit only
 of ``open_at`` or more; if it opens while another unit has a record, every record is written

@@ -24,6 +24,7 @@ from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
 from kozel.server import auth, chat, names, seating, tourney
+from kozel.server.analysis import Analyst
 from kozel.server.cluster import Claimable, Forwarder, Ownership
 from kozel.server.db import (
     ChatMessage,
@@ -103,6 +104,8 @@ class Club:
         """Held while "play with a person" looks for a request to join or opens one."""
         self.chat_limit = auth.RateLimit(settings.chat_per_minute)
         self.hasher = Hasher(settings.hash_queue)
+        self.analyst = Analyst(self.sessions, self.node, settings)
+        """The expert's judgement of finished games, one at a time (:mod:`analysis`)."""
         self.stalls = StallMeter()
         """How long this process's loop could not run: no clock is charged for it."""
         """Every password hash and check of this process, one at a time (:mod:`hashing`)."""
@@ -127,8 +130,10 @@ class Club:
         await self._claim_all()
         self._loops.append(asyncio.create_task(self._claim_gone(), name="claims"))
         self._loops.append(asyncio.create_task(self.announcer.run(), name="presence"))
+        self.analyst.start()
 
     async def stop(self) -> None:
+        await self.analyst.stop()
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
@@ -1501,6 +1506,8 @@ class Club:
                     "status": g.status,
                     "rated": g.rated,
                     "seats": [seat.get("name") or f"bot:{seat.get('bot')}" for seat in g.seats],
+                    "tournament_id": g.tournament_id,
+                    **names_json(g),
                     "started": g.created_at.isoformat(),
                 }
                 for g in rows
@@ -1597,6 +1604,16 @@ def request_json(request: GameRequest, code: bool = False) -> dict[str, Any]:
     return out
 
 
+def names_json(row: Game) -> dict[str, Any]:
+    """How a client names the game's computer players (``names.js``): a tournament's game
+    gives each seat's entrant (``null`` for a person's seat; beside ``tournament_id``), so
+    that a computer player has one name on the tournament page, at its tables and in every
+    list; a lone game gives nothing, its seats naming them."""
+    if row.tournament_id is None:
+        return {}
+    return {"entrants": [seat.get("entrant") for seat in row.seats]}
+
+
 def live_json(row: Game, ratings: dict[int, int]) -> dict[str, Any]:
     """A game being played as the lobby lists it: each seat a person with his rating or a
     computer player (with the person it replaced), the round and the score (per unit)."""
@@ -1617,6 +1634,7 @@ def live_json(row: Game, ratings: dict[int, int]) -> dict[str, Any]:
         "seconds_per_move": row.seconds_per_move,
         "tournament_id": row.tournament_id,
         "players": players,
+        **names_json(row),
         "round": live.get("round", 0),
         "score": live.get("score", []),
         "commitment": commitment(row.server_seed) if row.server_seed else None,

@@ -89,8 +89,8 @@ class GameRequest(Base):
 
 
 class TournamentRow(Base):
-    """A micro-tournament in the club (RULES.md §9.2). Its state is not stored as such: it is
-    derived from ``entrants`` and ``seed`` and its finished games' records, in order
+    """A micro-tournament in the club (docs/rules.md#tournament). Its state is not stored as
+    such: it is derived from ``entrants`` and ``seed`` and its finished games' records, in order
     (:mod:`kozel.server.tourney`)."""
 
     __tablename__ = "tournaments"
@@ -199,6 +199,31 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(400))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Analysis(Base):
+    """The expert's judgement of a finished game (:mod:`kozel.server.analysis`): asked for
+    by its review, computed once by one process's analysis worker, then kept."""
+
+    __tablename__ = "analyses"
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    """queued, running, done or failed."""
+    version: Mapped[int] = mapped_column(Integer)
+    """The judgement's version (``analysis.VERSION``): an older one is computed again."""
+    seats: Mapped[int] = mapped_column(Integer)
+    """How many seats the game has (one step of the work each)."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``{"seats": [...]}``: each seat judged so far (:func:`kozel.judgement.judge_seat`);
+    ``{"error": ...}`` besides when it failed."""
+    owner: Mapped[str | None] = mapped_column(String(100))
+    """The process working on it (while running)."""
+    claimed_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    """When it was claimed (wall-clock milliseconds): a claim this old is taken over."""
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class RatingChange(Base):

@@ -101,3 +101,17 @@ class Settings:
     """How long a person's seat may have no open socket before the table shows it
     disconnected (a page reload or a network blip reconnects sooner and shows nothing); the
     others may then vote to let a computer player finish the game in that seat."""
+    analysis_worlds: int = 200
+    analysis_playouts: int = 48
+    """The expert's budget for each decision it judges in a layout game's review (worlds
+    sampled, playouts per move in each): :data:`kozel.bots.review.REVIEW_BUDGET`."""
+    analysis_nice: int = 19
+    """The nice value of the process that judges finished games (:mod:`analysis`)."""
+    analysis_queue: int = 200
+    """Games that may wait for the expert's judgement; one more is refused (503 ``busy``)."""
+    analysis_poll_seconds: float = 5.0
+    """How often an idle analysis worker looks for games queued by the club's other
+    processes (its own wake it at once)."""
+    analysis_stale_seconds: float = 900.0
+    """A judgement claimed this long ago and not stored since is taken over (its process
+    went away)."""

@@ -83,14 +83,16 @@ def table_label(entrant: dict[str, Any]) -> str:
 
 
 def game_seats(row: TournamentRow, seating: list[int]) -> list[dict[str, Any]]:
-    """The ``games.seats`` of a game of these entrants (indices, seat order)."""
-    seats = []
+    """The ``games.seats`` of a game of these entrants (indices, seat order). A computer
+    player's seat names its entrant, so that every list of games calls it by the name the
+    tournament page and the table give it (the tournament's number and the entrant)."""
+    seats: list[dict[str, Any]] = []
     for p in seating:
         entrant = row.entrants[p]
         if "user" in entrant:
             seats.append({"user": entrant["user"], "name": entrant["name"]})
         else:
-            seats.append({"bot": entrant["bot"]})
+            seats.append({"bot": entrant["bot"], "entrant": p})
     return seats
 
 

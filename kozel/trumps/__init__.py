@@ -1,5 +1,5 @@
-"""Trumps (RULES.md §11): four players in pairs bid, the highest bidder names trumps, and seven
-tricks are played for the counting tiles.
+"""Trumps (docs/rules.md#trumps-game): four players in pairs bid, the highest bidder names trumps,
+and seven tricks are played for the counting tiles.
 
 A separate implementation of the game protocol (:mod:`kozel.game`): :mod:`~kozel.trumps.tiles`
 (suits, ranks and counters), :mod:`~kozel.trumps.moves`, :mod:`~kozel.trumps.hand` (one hand),

@@ -399,12 +399,55 @@ class ExpertTrumpsBot:
         return sorted(valued, key=lambda x: -x[1])
 
 
-TrumpsBot = RandomTrumpsBot | GreedyTrumpsBot | ExpertTrumpsBot
+class BeginnerTrumpsBot:
+    """``beginner``: passes whenever it may (the least bid when it must), names the number it
+    holds most tiles of (ties: the higher), and lays its heaviest tile that may be laid,
+    whoever holds the trick and whatever has gone."""
+
+    level = "beginner"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: TrumpsView) -> TrumpsMove:
+        moves = view.legal_moves
+        if view.phase == "bid":
+            if PASS in moves:
+                return PASS
+            return min(moves, key=lambda m: m.amount if isinstance(m, Bid) else MAX_BID + 1)
+        if view.phase == "naming":
+            held = [sum(1 for t in view.hand if n in (LOW[t], HIGH[t])) for n in range(SUITS)]
+            named = [m for m in moves if isinstance(m, NameTrumps)]
+            return max(named, key=lambda m: (held[m.value], m.value), default=moves[0])
+        lays = [m for m in moves if isinstance(m, Lay)]
+        return max(lays, key=lambda m: LOW[m.tile] + HIGH[m.tile], default=moves[0])
+
+
+STRONG_SAMPLES = 6
+"""The ``strong`` level: the expert's play on a quarter of its sampled deals."""
+
+
+def _strong(seed: int | None) -> ExpertTrumpsBot:
+    bot = ExpertTrumpsBot(seed, STRONG_SAMPLES)
+    bot.level = "strong"
+    return bot
+
+
+def _amateur(seed: int | None) -> GreedyTrumpsBot:
+    bot = GreedyTrumpsBot(seed)
+    bot.level = "amateur"
+    return bot
+
+
+TrumpsBot = RandomTrumpsBot | GreedyTrumpsBot | ExpertTrumpsBot | BeginnerTrumpsBot
 
 LEVELS: dict[str, Callable[[int | None], TrumpsBot]] = {
+    "beginner": BeginnerTrumpsBot,
+    "amateur": _amateur,
+    "strong": _strong,
+    "expert": ExpertTrumpsBot,
     "random": RandomTrumpsBot,
     "greedy": GreedyTrumpsBot,
-    "expert": ExpertTrumpsBot,
 }
 
 

@@ -30,7 +30,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 @dataclass(frozen=True)
 class TrumpsGame(DeclaredOptions):
-    """Trumps (RULES.md §11): a :class:`kozel.game.Game` played in tricks, not on a layout."""
+    """Trumps (docs/rules.md#trumps-game): a :class:`kozel.game.Game` played in tricks, not on a
+    layout."""
 
     id: str = "trumps"
     title: str = "Trumps"

@@ -1,5 +1,5 @@
-"""One hand of Trumps (RULES.md §11, Decisions 1–4): the bidding, the trumps, seven tricks and
-what each pair records.
+"""One hand of Trumps (docs/rules.md#trumps-game, Decisions 1–4): the bidding, the trumps, seven
+tricks and what each pair records.
 
 Seats move clockwise (seat ``s`` is followed by ``s + 1``); unit 0 is seats 0 and 2. The
 bidding starts left of the dealer and goes once round: each player passes or bids 30–42 above
@@ -81,7 +81,7 @@ class TrumpsHand:
         return self.taken[pair_of(self.bidder)] >= self.bid
 
     def credited(self) -> list[int]:
-        """What each pair records for the finished hand (RULES.md §11, Decision 4): the
+        """What each pair records for the finished hand (docs/rules.md#trumps-game, Decision 4): the
         points taken when the bid is made; else nothing for the bidding pair and the
         opponents' points plus the bid for them."""
         assert self.over and self.bidder is not None

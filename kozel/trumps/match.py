@@ -1,5 +1,5 @@
-"""A game of Trumps: hands until a pair reaches the target (RULES.md §11, Decisions 1, 4 and
-5). :class:`TrumpsMatch` implements :class:`kozel.game.GameMatch`."""
+"""A game of Trumps: hands until a pair reaches the target (docs/rules.md#trumps-game, Decisions 1,
+4 and 5). :class:`TrumpsMatch` implements :class:`kozel.game.GameMatch`."""
 
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ if TYPE_CHECKING:
     from kozel.trumps.views import TrumpsView
 
 WINNER_RATING = 5
-"""RULES.md §12: each player of the winning pair gains 5 rating points, the others nothing."""
+"""docs/rules.md#club: each player of the winning pair gains 5 rating points, the others nothing."""
 
 FIRST_DEALER = 3
 
 
 @dataclass(frozen=True, kw_only=True)
 class TrumpsOptions(Options):
-    """RULES.md §11, Decision 4: the target."""
+    """docs/rules.md#trumps-game, Decision 4: the target."""
 
     target: int
 
@@ -171,7 +171,7 @@ class TrumpsMatch:
 
     def timeout(self, seat: int) -> None:
         """The seat to move ran out of time: the hand is not scored and the game ends; every
-        other player gains 1 (RULES.md §12)."""
+        other player gains 1 (docs/rules.md#club)."""
         if self.over:
             raise IllegalMove("the game is over")
         if seat != self.to_move:

@@ -1,4 +1,4 @@
-"""Trumps' moves as small frozen values, and their JSON (RECORD.md's Trumps item).
+"""Trumps' moves as small frozen values, and their JSON (docs/record.md#record-trumps).
 
 >>> move_from_dict({"bid": 31})
 Bid(amount=31)

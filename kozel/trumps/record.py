@@ -1,4 +1,4 @@
-"""Trumps' ``kozel-record/1`` records (RECORD.md, its Trumps item): writing, and the strict
+"""Trumps' ``kozel-record/1`` records (docs/record.md#record-trumps): writing, and the strict
 replay that ``kozel replay`` runs.
 
 A replay checks each hand's dealer, re-deals it from the record, plays every bid, the trumps

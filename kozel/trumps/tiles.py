@@ -1,4 +1,5 @@
-"""The tiles in Trumps (RULES.md §11 and its Decisions 2–4, as corrected by §13.6): suits,
+"""The tiles in Trumps (docs/rules.md#trumps-game and its Decisions 2–4, as corrected by
+docs/rules.md#trumps-suits): suits,
 ranks and counters.
 
 A tile holding the trump number is a trump and belongs to the trump suit only. Any other tile
@@ -38,7 +39,7 @@ COUNTERS: dict[Tile, int] = {
     tile(1, 4): 5,
     tile(2, 3): 5,
 }
-"""The counting tiles and their points (RULES.md §11, the Texas 42 count)."""
+"""The counting tiles and their points (docs/rules.md#trumps-game, the Texas 42 count)."""
 
 COUNT: tuple[int, ...] = tuple(COUNTERS.get(t, 0) for t in range(TILE_COUNT))
 

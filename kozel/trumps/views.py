@@ -1,9 +1,9 @@
 """What one seat (or a spectator) may see of a Trumps game.
 
-A seat sees its own hand, every bid, the trumps, the trick on the table, the tricks already
-played this hand (all their tiles were shown), each pair's tricks and points taken, and the
-scores. It never holds another player's tiles (``tests/test_trumps.py`` checks this over many
-random games).
+A seat sees its own hand, every bid, the trumps, the trick on the table, the tricks already played
+this hand (all their tiles were shown), the suit led on the trick on the table, each pair's tricks
+and points taken, the scores and each seat's pair. It never holds another player's tiles
+(``tests/test_trumps.py`` checks this over many random games).
 """
 
 from __future__ import annotations
@@ -12,9 +12,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from kozel.core import TILE_NAMES, Tile
+from kozel.trumps.hand import SEATS, pair_of
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
-from kozel.trumps.tiles import COUNTERS
+from kozel.trumps.tiles import COUNTERS, TRUMP_SUIT
+
+UNITS = tuple(pair_of(s) for s in range(SEATS))
+"""Per seat, its pair (scoring unit): seats 0 and 2 are pair 0."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,12 @@ class TrumpsView:
     """Every seat's number of tiles."""
     last_trick: tuple[int, int] | None = None
     """This hand's last finished trick: (its winner, the points it took)."""
+    led: int | None = None
+    """The suit led on the trick on the table, as the engine enforces it
+    (:meth:`TrumpsHand.led`): :data:`TRUMP_SUIT` when a trump was led, else the number of the
+    led tile's higher half; ``None`` while no tile lies there."""
+    units: tuple[int, ...] = UNITS
+    """Per seat, its pair."""
 
     @property
     def to_move(self) -> int | None:
@@ -84,7 +94,19 @@ class TrumpsView:
             ),
             # the counting tiles of this hand only (a message names no tile it need not)
             "counters": {TILE_NAMES[t]: COUNTERS[t] for t in self.hand if t in COUNTERS},
+            "led": led_dict(self.led, self.trumps),
+            "units": list(self.units),
         }
+
+
+def led_dict(led: int | None, trumps: int | None) -> dict[str, Any] | None:
+    """The led suit as a client reads it: ``{"suit": n, "trumps": bool}``, ``n`` the number
+    to follow (the trump number when a trump was led), or ``None``."""
+    if led is None:
+        return None
+    if led == TRUMP_SUIT:
+        return {"suit": trumps, "trumps": True}
+    return {"suit": led, "trumps": False}
 
 
 def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
@@ -122,6 +144,7 @@ def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
         over=match.over,
         hand_sizes=tuple(len(tiles) for tiles in hand.hands),
         last_trick=(hand.tricks[-1]["winner"], hand.tricks[-1]["points"]) if hand.tricks else None,
+        led=hand.led(),
     )
 
 
@@ -163,4 +186,8 @@ def trumps_view_from_dict(data: dict[str, Any]) -> TrumpsView:
             if data["last_trick"] is None
             else (data["last_trick"]["winner"], data["last_trick"]["points"])
         ),
+        led=None
+        if data.get("led") is None
+        else (TRUMP_SUIT if data["led"]["trumps"] else data["led"]["suit"]),
+        units=tuple(data.get("units", UNITS)),
     )

@@ -97,3 +97,22 @@ def test_the_old_protocol_sends_the_whole_state_after_every_event(server: Runnin
                 move = {"type": "move", "version": seen, "move": view["legal_moves"][0]}
                 old.send(json.dumps(move))
     assert timeless(last) == timeless(snapshot(alice, game_id))
+
+
+def test_a_goat_event_stays_small_however_long_the_game() -> None:
+    """The byte counts of bench/message_sizes.py (deterministic: a seeded game through the
+    table's own message path): a Goat move's event is a few hundred bytes in the first round
+    and the tenth alike, while the whole state it replaces grows with every finished round."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "bench" / "message_sizes.py"
+    spec = importlib.util.spec_from_file_location("message_sizes", path)
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    sizes = bench.measure("goat", 1, 10)
+    assert sizes["rounds"] == 10
+    assert sizes["round1_event_median"] <= 400 and sizes["round10_event_median"] <= 400
+    assert abs(sizes["round10_event_median"] - sizes["round1_event_median"]) <= 40
+    assert sizes["round10_state_median"] > 3 * sizes["round1_state_median"]

@@ -47,7 +47,7 @@ def test_the_games_being_played_are_listed_and_watched(server: RunningServer) ->
     entry = dealt(server, goat["game_id"])
     assert entry["game"] == "goat" and entry["options"]["teams"] is True
     assert entry["players"][0] == {"name": "alice", "rating": 0}
-    assert entry["players"][1] == {"bot": "greedy"}
+    assert entry["players"][1] == {"bot": "amateur"}  # the default level
     assert entry["round"] == 1 and entry["score"] == [0, 0]  # two pairs, nothing charged yet
     # filtered by game
     assert [g["id"] for g in live(server, "draw")] == [draw["game_id"]]

@@ -101,7 +101,7 @@ def test_a_game_of_pairs_keeps_its_seats_and_computers_accept_at_once(
     row = httpx.get(f"{club.url}/api/games/{offer['game']}").json()
     assert (
         row["seats"]
-        == [{"user": row["seats"][0]["user"], "name": "alice"}] + [{"bot": "greedy"}] * 3
+        == [{"user": row["seats"][0]["user"], "name": "alice"}] + [{"bot": "amateur"}] * 3
     )
 
 

@@ -1,8 +1,7 @@
-"""Domino Poker and Trumps through the club, like every other game: /api/rules names their
-tables, requests take their options, whole games are played over the table socket and leave
-records that replay, a rated game moves ratings by RULES.md §12's Decision (the winner gains 5;
-after a timeout every other player gains 1), and no message to a seat names a tile it may not
-see."""
+"""Domino Poker and Trumps through the club, like every other game: /api/rules names their tables,
+requests take their options, whole games are played over the table socket and leave records that
+replay, a rated game moves ratings by docs/rules.md#club's Decision (the winner gains 5; after a
+timeout every other player gains 1), and no message to a seat names a tile it may not see."""
 
 from __future__ import annotations
 

@@ -35,6 +35,9 @@ def running_club(
         "min_seconds_per_move": 5,
         "bot_delay_ms": 0,
         "seed_seconds": 0,  # tests/web/test_friends.py's club waits for the browsers' seeds
+        # a review page asks for the expert's judgement: a small budget keeps the suite's CPU
+        "analysis_worlds": 16,
+        "analysis_playouts": 8,
         **settings,
     }
     running = RunningServer(Settings(db_url=f"sqlite+aiosqlite:///{db}", **chosen))

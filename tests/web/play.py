@@ -109,7 +109,7 @@ def shown_sheet(page: Page) -> list[list[tuple[str, str, str]]]:
 
 
 def record_sheet(record: dict[str, Any]) -> list[list[tuple[str, str, str]]]:
-    """The same three numbers from the server's record, as RULES.md §12 shows them."""
+    """The same three numbers from the server's record, as docs/rules.md#club shows them."""
     return [
         [
             (Account(**e["before"]).show(), str(e["charged"]), Account(**e["after"]).show())

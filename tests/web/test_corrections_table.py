@@ -1,6 +1,6 @@
-"""The table and the rulebook's corrections (RULES.md §13), on positions from the engine shown
-in the page: Sea Goat's record holder asked about the hundred before the regular leader leads
-(the others told who decides), the eggs under the clock of the seat to move (§13.7), Donkey's
+"""The table and the rulebook's corrections (docs/rules.md#corrections), on positions from the
+engine shown in the page: Sea Goat's record holder asked about the hundred before the regular leader
+leads (the others told who decides), the eggs under the clock of the seat to move (§13.7), Donkey's
 remembered points in red and Goat's in yellow (§13.7), Donkey's two closed doubles named in the
 round's end (§13.2), and the fewest points named at a Goat game's end (§13.1)."""
 

@@ -24,7 +24,9 @@ DYNAMIC = {
         *("bad_json", "too_big", "unknown_type", "not_seated", "bad_move", "over", "stale"),
         *("turn", "illegal", "no_table", "read_only"),
     ],
-    "level": ["random", "greedy", "expert"],
+    "level": ["beginner", "amateur", "strong", "expert", "random", "greedy"],
+    "level_help": ["beginner", "amateur", "strong", "expert"],
+    "judge.unit": ["points", "chips"],
     "bot.animal": [str(n) for n in range(12)],
     "status": ["playing", "finished", "interrupted"],
     "game": list(ALL_GAMES),
@@ -109,6 +111,23 @@ def test_no_ending_is_glued_to_a_placeholder(lang: str) -> None:
     for part in ("ui", "options"):
         for key, text in strings(lang, part).items():
             assert not re.search(r"\}[^\W\d_]", text), f"{lang}: {key}: {text}"
+
+
+# Russian past-tense verbs agree with their subject's sex ("объявил" / "объявила"), which the
+# club does not know: a sentence about a named player says what happened with a noun or the
+# present tense ("{name}: сотня объявлена", "Выход: {name}"). The verbs such sentences used.
+MASCULINE_PAST = re.compile(
+    r"\b(объявил|вышел|вытянул|выложил|закрыл|взял|выиграл|проиграл|сходил|попался|сдался|"
+    r"спасовал|ушёл|вернулся|отключился|пропустил|сбросил|уравнял|повысил|добрал|предложил|"
+    r"принял|отклонил|отказался|сыграл|набрал|заказал|назвал|занял)\b"
+)
+
+
+def test_russian_sentences_about_a_player_are_gender_neutral() -> None:
+    for part in ("ui", "options"):
+        for key, text in strings("ru", part).items():
+            if re.search(r"\{(name|player|person|who|computer)\}", text):
+                assert not MASCULINE_PAST.search(text), f"{key}: {text}"
 
 
 def test_game_terms_are_each_languages_own_words() -> None:

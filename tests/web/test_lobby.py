@@ -117,12 +117,12 @@ def test_the_forms_choices_fit_their_longest_option(contexts: Contexts) -> None:
 
 SHEET = """async () => {
   const { sheetTable } = await import("/static/sheet.js");
-  const { seatNames } = await import("/static/names.js");
+  const { naming, seatNames } = await import("/static/names.js");
   const account = (n) => ({ open: n > 12, account: n, remembered: n > 12 ? 0 : n });
   const entry = (n) => ({ before: account(n), charged: n, after: account(2 * n) });
   const round = { end: { kind: "fish", seat: 1 }, counts: [31, 17, 0, 44], eggs: 0,
     sheet: [entry(31), entry(17), entry(0), entry(44)] };
-  const names = seatNames(["guest-1c9329a7", "bot:expert", "bot:greedy", "bot:random"], 6);
+  const names = seatNames(["guest-1c9329a7", "bot:expert", "bot:greedy", "bot:random"], naming(6));
   const main = document.getElementById("page");
   main.replaceChildren(sheetTable([round, round, round, round], names, false, { kind: "goat" }));
   const box = main.querySelector(".sheet-scroll").getBoundingClientRect();

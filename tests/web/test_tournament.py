@@ -100,6 +100,8 @@ def test_a_person_and_computers_play_a_tournament_to_the_end(
     page.locator(".tournament").screenshot(path=shots / "tournament-standings.png")
     # every game is a click away: its review now that it is over
     first_game = entrant_names(page, 0)
+    ids = page.evaluate("kozel.page.state.games.map((g) => g.id)")
+    every_game = {game: entrant_names(page, k) for k, game in enumerate(ids)}
     page.locator(".tournament-games li a").first.click()
     page.wait_for_url(re.compile(r"/games/\d+/review$"))
     # the review names the game's players as the tournament page does
@@ -108,3 +110,10 @@ def test_a_person_and_computers_play_a_tournament_to_the_end(
     assert reviewed.all_inner_texts() == first_game
     record = httpx.get(f"{contexts.club.url}/api/tournaments/{tournament_id}/record").json()
     assert len(replay_tournament(record).games) >= games
+    # the player's page lists every game with the names the tournament gave its players (the
+    # seating turns from game to game: the game's own number and seat would name them otherwise)
+    me = page.request.get("/api/me").json()["name"]
+    page.goto(f"/players/{me}")
+    for game, names in every_game.items():
+        listed_game = page.locator(f"ul.games li:has(a[href='/games/{game}/review'])")
+        expect(listed_game).to_contain_text(", ".join(names))

@@ -56,6 +56,7 @@ export class ChatPanel {
   }
 
   async load() {
+    this.retry();
     try {
       for (const line of await get(this.history)) this.add(line);
     } catch {
@@ -95,8 +96,24 @@ export class ChatPanel {
     const text = this.input.value.trim();
     if (!text) return;
     this.error.textContent = "";
+    this.waiting = null;
     if (this.send(text)) this.input.value = "";
-    else this.error.textContent = t("error.network");
+    else {
+      // the socket is (re)connecting, as it does right after signing in: the line stays in
+      // the box and goes out when the connection is back, unless it was changed meanwhile
+      this.waiting = text;
+      this.error.textContent = t("error.network");
+    }
+  }
+
+  /** Called as a connection (re)opens: send the line that could not go out. */
+  retry() {
+    const text = this.waiting;
+    this.waiting = null;
+    if (text && this.input.value.trim() === text && this.send(text)) {
+      this.input.value = "";
+      this.error.textContent = "";
+    }
   }
 
   toggle() {

@@ -7,6 +7,7 @@ import { legend, lineChart } from "./chart.js";
 import { gameInfo } from "./options.js";
 import { unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
+import { verdict } from "./judgement.js";
 
 const tiles = (list) => h("span.tiles", {}, list.map((tile) => tileSvg(...halves(tile), { u: 14, label: tile })));
 
@@ -45,8 +46,17 @@ function series(record, units) {
   }));
 }
 
-/** The review of the record's hand ``index`` and the chart, below the page's title. */
-export function handsReview(record, seats, index, choose) {
+/** A move's line with the expert's word on it when it judged it (`judged`: by "hand:move"). */
+function judgedLine(move, seats, d) {
+  const line = moveLine(move, seats);
+  if (!d) return h("li", {}, line);
+  const mark = d.mistake ? "mistake" : d.loss > 0 ? "inaccuracy" : "best";
+  return h("li", { class: mark, "data-move": d.move }, line, h("span.judgement-here", {}, " — ", verdict(d), d.mistake ? [" ", h("strong.mistake-mark", {}, `✗ ${t("judge.mistake")}`)] : null));
+}
+
+/** The review of the record's hand ``index`` and the chart, below the page's title; the moves
+ * the expert judged (`judged`, by "hand:move") carry its word. */
+export function handsReview(record, seats, index, choose, judged = new Map()) {
   const units = unitNames(seats, record.options.teams ?? gameInfo(record.game).pairs);
   const round = record.rounds[index];
   const lines = series(record, units);
@@ -66,7 +76,7 @@ export function handsReview(record, seats, index, choose) {
         {},
         round.deal.hands.map((hand, seat) => h("div.seat-hand", { "data-seat": seat }, h("span.name", {}, seats[seat]), tiles(hand))),
       ),
-      h("ol.hand-moves", {}, round.moves.map((move) => h("li", {}, moveLine(move, seats)))),
+      h("ol.hand-moves", {}, round.moves.map((move, i) => judgedLine(move, seats, judged.get(`${index + 1}:${i + 1}`)))),
       round.showdown && round.showdown.length
         ? h("div.showdown", {}, h("h3", {}, t("review.showdown")), round.showdown.map((entry) => h("div.seat-hand", {}, h("span.name", {}, seats[entry.seat]), tiles(entry.hand))))
         : null,

@@ -216,7 +216,7 @@ export class InvitePage {
         ? h("button.cancel#cancel-invite", { type: "button", onclick: () => this.act("cancel") }, t("lobby.cancel"))
         : h("button.leave", { type: "button", onclick: () => this.act("leave") }, t("lobby.leave")),
       mine === 0 && r.seats.some((seat) => !taken(seat))
-        ? h("button.bots", { type: "button", title: r.rated ? t("lobby.fill_bots_unrated") : undefined, onclick: () => this.act("bots", { level: "greedy" }) }, t("lobby.fill_bots"))
+        ? h("button.bots", { type: "button", title: r.rated ? t("lobby.fill_bots_unrated") : undefined, onclick: () => this.act("bots", { level: "amateur" }) }, t("lobby.fill_bots"))
         : null,
     );
   }

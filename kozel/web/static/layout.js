@@ -9,33 +9,30 @@
 import { s } from "./dom.js";
 import { halves, tileGroup } from "./tiles.js";
 
+// The other half of a tile, given one of its halves.
 const other = (name, value) => {
   const [a, b] = halves(name);
   return a === value ? b : a;
 };
 
-/** Tiles of an arm from its start value outwards, each with its inner and outer half. */
-function oriented(tiles, start) {
-  let shows = start;
-  return tiles.map((name) => {
-    const inner = shows;
-    const outer = other(name, inner);
-    shows = outer;
-    return { name, inner, outer };
-  });
+/** An arm's tiles from the first tile outwards, each with its inner and outer half: the
+ * outer half as the view gives it (`outer`, the engine's), the inner one the tile's other. */
+function oriented(arm) {
+  if (!arm) return [];
+  return arm.tiles.map((name, i) => ({ name, inner: other(name, arm.outer[i]), outer: arm.outer[i] }));
 }
 
-/** For every tile laid on an arm, the value it was laid against (its inner half): a Map. The
- * first tile's arms start from its low half (arm 0) and its high half (arm 1); a spinner's
- * arms 2 and 3 start from its value. */
+/** The value an arm grows from (a half of the first tile, or the spinner's): its first
+ * tile's inner half, or the value it shows while it has none. */
+function startOf(arm) {
+  return arm.tiles.length ? other(arm.tiles[0], arm.outer[0]) : arm.shows;
+}
+
+/** For every tile laid on an arm, the value it was laid against (its inner half): a Map. */
 export function laidOn(layout) {
   const on = new Map();
-  if (!layout.first) return on;
-  const [a, b] = halves(layout.first);
-  const spin = layout.spinner ? halves(layout.spinner)[0] : a;
-  const starts = [a, b, spin, spin];
   for (const arm of layout.arms) {
-    for (const item of oriented(arm.tiles, starts[arm.arm])) on.set(item.name, item.inner);
+    for (const item of oriented(arm)) on.set(item.name, item.inner);
   }
   return on;
 }
@@ -44,24 +41,24 @@ export function laidOn(layout) {
 export function chains(layout) {
   const arms = {};
   for (const arm of layout.arms) arms[arm.arm] = arm;
-  const tilesOf = (k) => (arms[k] ? arms[k].tiles : []);
   const closed = (k) => Boolean(arms[k] && arms[k].closed);
-  const [a, b] = halves(layout.first);
   const marked = (list, k) =>
     list.map((item, i) => ({ ...item, arm: k, faceDown: closed(k) && i === list.length - 1 }));
+  // the first tile lies with the half arm 0 grows from on the left, arm 1's on the right
+  const a = startOf(arms[0]);
+  const b = startOf(arms[1]);
   if (!layout.spinner || layout.spinner === layout.first) {
-    const v = layout.spinner ? a : null;
     return {
       center: { name: layout.first, first: a, second: b, double: a === b, arm: null },
-      left: marked(oriented(tilesOf(0), v ?? a), 0),
-      right: marked(oriented(tilesOf(1), v ?? b), 1),
-      up: marked(oriented(tilesOf(2), a), 2),
-      down: marked(oriented(tilesOf(3), a), 3),
+      left: marked(oriented(arms[0]), 0),
+      right: marked(oriented(arms[1]), 1),
+      up: marked(oriented(arms[2]), 2),
+      down: marked(oriented(arms[3]), 3),
     };
   }
   // the spinner was laid later on arm k: re-root the drawing at it
-  const k = tilesOf(0).includes(layout.spinner) ? 0 : 1;
-  const along = marked(oriented(tilesOf(k), k === 0 ? a : b), k);
+  const k = arms[0].tiles.includes(layout.spinner) ? 0 : 1;
+  const along = marked(oriented(arms[k]), k);
   const at = along.findIndex((item) => item.name === layout.spinner);
   const spinner = along[at];
   const back = along
@@ -69,15 +66,15 @@ export function chains(layout) {
     .reverse()
     .map((item) => ({ ...item, inner: item.outer, outer: item.inner, faceDown: false }));
   const firstTile = { name: layout.first, inner: k === 0 ? a : b, outer: k === 0 ? b : a, arm: null };
-  const opposite = [...back, firstTile, ...marked(oriented(tilesOf(1 - k), k === 0 ? b : a), 1 - k)];
+  const opposite = [...back, firstTile, ...marked(oriented(arms[1 - k]), 1 - k)];
   const beyond = along.slice(at + 1);
   const v = spinner.inner;
   return {
     center: { name: spinner.name, first: v, second: v, double: true, arm: k, faceDown: spinner.faceDown },
     left: k === 0 ? beyond : opposite,
     right: k === 0 ? opposite : beyond,
-    up: marked(oriented(tilesOf(2), v), 2),
-    down: marked(oriented(tilesOf(3), v), 3),
+    up: marked(oriented(arms[2]), 2),
+    down: marked(oriented(arms[3]), 3),
   };
 }
 

@@ -2,7 +2,7 @@
 import { link, session } from "./app.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatName } from "./names.js";
+import { listNaming, seatName } from "./names.js";
 import { gameName, optionsSummary } from "./options.js";
 
 /** One game being played: the game, its players with their ratings, the round, the score,
@@ -10,10 +10,11 @@ import { gameName, optionsSummary } from "./options.js";
 export function liveGame(g) {
   const me = session.user;
   const yours = me && g.players.some((p) => p.name === me.name);
+  const namer = listNaming(g);
   const names = g.players.map((p, seat) =>
     p.name
       ? h("span.live-player", {}, h("span.player-name", {}, p.name), " ", h("span.rating", { title: t("term.rating") }, String(p.rating)))
-      : h("span.live-player.bot", {}, seatName(`bot:${p.bot}`, g.id, seat)),
+      : h("span.live-player.bot", {}, seatName(`bot:${p.bot}`, ...namer(seat))),
   );
   return h(
     "li.live-game",

@@ -4,14 +4,27 @@ import { again, explain, go, link, session, toast } from "./app.js";
 import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { plural, t } from "./i18n.js";
-import { seatNames } from "./names.js";
+import { listNaming, seatNames } from "./names.js";
 import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { mayTake, seatLine, taken } from "./seats.js";
 import { signInCard } from "./signin.js";
 import { liveGame } from "./live.js";
 import { LiveSocket } from "./socket.js";
 
-const LEVELS = ["random", "greedy", "expert"];
+// the levels the club offers, weakest first (kozel.bots.CLUB_LEVELS); a stored game may name
+// a former one (greedy: the amateur's old name), which i18n words as it reads now
+const LEVELS = ["beginner", "amateur", "strong", "expert"];
+const DEFAULT_LEVEL = "amateur";
+
+/** What each level is, in a few words (the lobby's help under its choice of level). */
+function levelsHelp() {
+  return h(
+    "details.levels-help",
+    {},
+    h("summary.small", {}, t("lobby.levels_help")),
+    h("dl.rules-list.small", {}, LEVELS.map((l) => [h("dt", {}, t(`level.${l}`)), h("dd", {}, t(`level_help.${l}`))])),
+  );
+}
 const LIVE_EVERY_MS = 10000;
 
 /** Open a game's table, unless it is open already (the lobby's socket and the answer to a
@@ -147,7 +160,7 @@ export class LobbyPage {
       const live = me.games.filter((g) => g.status === "playing");
       this.yours.closest(".your-games")?.classList.toggle("live", live.length > 0); // a phone shows it first
       // the others by name (computer players as their animals), yourself as "you"
-      const seats = (g) => seatNames(g.seats, g.id).map((name, seat) => (g.seats[seat] === session.user.name ? t("table.you") : name));
+      const seats = (g) => seatNames(g.seats, listNaming(g)).map((name, seat) => (g.seats[seat] === session.user.name ? t("table.you") : name));
       mount(
         this.yours,
         live.length
@@ -181,7 +194,11 @@ export class LobbyPage {
     const privately = h("input#private", { type: "checkbox", name: "private", "aria-describedby": "private-help" });
     const ratedWhy = h("small.help.rated-why#rated-why", { role: "status" });
     let ratedWanted = false; // the player's choice, given back when the options allow it again
-    const level = h("select#level", { name: "level" }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
+    const level = h("select#level", { name: "level", "aria-describedby": "level-help" }, LEVELS.map((l) => h("option", { value: l, selected: l === DEFAULT_LEVEL }, t(`level.${l}`))));
+    const levelHelp = h("small.help#level-help", { role: "status" }, t(`level_help.${DEFAULT_LEVEL}`));
+    level.addEventListener("change", () => {
+      levelHelp.textContent = t(`level_help.${level.value}`);
+    });
     const error = h("p.error", { role: "alert" });
     let readers = {};
     let setters = {};
@@ -269,8 +286,9 @@ export class LobbyPage {
           {},
           h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, howTo),
           h("div.field", {}, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
-          h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level),
+          h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level, levelHelp),
         ),
+        levelsHelp(),
         summary,
         h(
           "div.buttons",
@@ -458,7 +476,7 @@ export class LobbyPage {
               toast(explain(e));
             }
           };
-          const level = h("select", { "aria-label": t("lobby.level") }, LEVELS.map((l) => h("option", { value: l, selected: l === "greedy" }, t(`level.${l}`))));
+          const level = h("select", { "aria-label": t("lobby.level") }, LEVELS.map((l) => h("option", { value: l, selected: l === DEFAULT_LEVEL, title: t(`level_help.${l}`) }, t(`level.${l}`))));
           return h(
             "li.request",
             { "data-request": r.id },

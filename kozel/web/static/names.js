@@ -29,9 +29,9 @@ export function shortName(label, game, seat) {
   return isBot(label) ? animal(game, seat) : label;
 }
 
-/** Every seat's full name. */
-export function seatNames(labels, game) {
-  return labels.map((label, seat) => seatName(label, game, seat));
+/** Every seat's full name; `namer` as naming() or listNaming() give it. */
+export function seatNames(labels, namer) {
+  return labels.map((label, seat) => seatName(label, ...namer(seat)));
 }
 
 /** Who names a game's computer players: the game by its seats, or the tournament the game is
@@ -39,6 +39,13 @@ export function seatNames(labels, game) {
  * (seat) => [number, index] for seatName and shortName. */
 export function naming(game, tournament = null) {
   return tournament ? (seat) => [tournament.id, tournament.players[seat]] : (seat) => [game, seat];
+}
+
+/** naming() for a game as the server lists it (the lobby, a player's page, the live games): a
+ * tournament's game says each computer seat's entrant (`entrants`, from the server's
+ * names_json); older games and lone ones name their seats by the game. */
+export function listNaming(g) {
+  return (seat) => (g.tournament_id != null && g.entrants?.[seat] != null ? [g.tournament_id, g.entrants[seat]] : [g.id, seat]);
 }
 
 /** The name of a seat a computer player took from a person: both, in the order they played

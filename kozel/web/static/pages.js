@@ -5,7 +5,7 @@ import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { legend, lineChart } from "./chart.js";
 import { liveGame } from "./live.js";
-import { seatNames } from "./names.js";
+import { listNaming, seatNames } from "./names.js";
 import { gameName, rules } from "./options.js";
 
 export class LeaderboardPage {
@@ -84,7 +84,7 @@ export class PlayerPage {
                 "ul.plain.games",
                 {},
                 player.games.map((g) =>
-                  h("li", {}, link(g.status === "playing" ? `/games/${g.id}` : `/games/${g.id}/review`, `${gameName(g.game)} #${g.id}`), ` · ${seatNames(g.seats, g.id).join(", ")} · ${status(g)}${g.rated ? "" : ` · ${t("lobby.unrated")}`}`),
+                  h("li", {}, link(g.status === "playing" ? `/games/${g.id}` : `/games/${g.id}/review`, `${gameName(g.game)} #${g.id}`), ` · ${seatNames(g.seats, listNaming(g)).join(", ")} · ${status(g)}${g.rated ? "" : ` · ${t("lobby.unrated")}`}`),
                 ),
               )
             : h("p.muted", {}, t("player.no_games")),

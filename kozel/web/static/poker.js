@@ -339,8 +339,8 @@ export class PokerTable {
     const pots = end.pots || [];
     if (!pots.length) return t("poker.hand_n", { n: number });
     const winners = pots[0].winners;
-    // the chips the main pot's winner takes from every pot it won (its share of a split one)
-    const taken = pots.filter((p) => p.winners.includes(winners[0])).reduce((sum, p) => sum + Math.floor(p.amount / p.winners.length), 0);
+    // the chips the main pot's winner takes from every pot it won (its take of a split one)
+    const taken = pots.reduce((sum, p, i) => sum + (p.winners.includes(winners[0]) ? round.takes[i][p.winners.indexOf(winners[0])] : 0), 0);
     if (end.kind === "fold") return plural("poker.end.fold", taken, { hand: number, name: this.name(winners[0]) });
     const shown = (round.showdown || []).find((e) => e.seat === winners[0]);
     const how = shown ? handWords(shown.category, shown.hand) : "";

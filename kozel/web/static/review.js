@@ -14,6 +14,7 @@ import { fewest, gameInfo, gameName, isRace, loserWord, optionsSummary, rules, s
 import { decidedText, endText, fishIcon, hundredLostText, sheetTable, unitNames } from "./sheet.js";
 import { halves, tileSvg } from "./tiles.js";
 import { handsReview } from "./handreview.js";
+import { byMove, follow, judgementCard, verdict } from "./judgement.js";
 
 export class ReviewPage {
   constructor(id) {
@@ -21,6 +22,11 @@ export class ReviewPage {
     this.title = `#${id}`;
     this.round = 0;
     this.step = 0;
+    this.hand = 0;
+    // the expert's judgement: asked for once the game is shown, drawn in a box of its own
+    this.analysis = null;
+    this.judged = new Map();
+    this.judgementBox = h("div.judgement-box");
   }
 
   async show(main) {
@@ -36,6 +42,7 @@ export class ReviewPage {
         // a game of hands, not of positions on a layout: its record says it all
         this.title = `${gameName(this.record.game)} #${this.id}`;
         this.renderHands(this.record.rounds.length - 1);
+        this.judge();
         return;
       }
       this.positions = await get(`/api/games/${this.id}/positions`);
@@ -50,6 +57,7 @@ export class ReviewPage {
     });
     this.title = `${gameName(this.record.game)} #${this.id}`;
     this.load(this.record.rounds.length - 1, "end");
+    this.judge();
     this.keys = (e) => {
       if (e.target.closest && e.target.closest("input, select, textarea")) return;
       const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -1e9, End: 1e9 }[e.key];
@@ -90,6 +98,50 @@ export class ReviewPage {
 
   dispose() {
     if (this.keys) window.removeEventListener("keydown", this.keys);
+    if (this.unfollow) this.unfollow();
+  }
+
+  /** Ask for the expert's judgement of the game and draw it as it comes (the seats judged so
+   * far while it is being computed). */
+  judge() {
+    const draw = (analysis, error) => {
+      this.analysis = analysis;
+      this.judged = byMove(analysis);
+      mount(this.judgementBox, judgementCard(analysis, error, this.seats, { jump: (round, move) => this.jump(round, move), onValueAt: (round, move) => this.onValueAt(round, move), explain, hands: !this.layout }));
+      if (this.layout) this.render();
+      else this.renderHands(this.hand);
+    };
+    this.unfollow = follow(this.id, draw);
+  }
+
+  /** The values a tile could be laid on before move `move` of round `round` (by arm), for
+   * naming a judged move; a game of hands has none. */
+  onValueAt(round, move) {
+    if (!this.layout) return () => undefined;
+    const before = this.positions.rounds[round - 1]?.positions[move - 1];
+    const arms = before ? before.layout.arms : [];
+    return (arm) => arms.find((a) => a.arm === arm)?.shows;
+  }
+
+  /** Show the position a judged move led to (a game of hands: its hand). */
+  jump(round, move) {
+    if (!this.layout) {
+      this.renderHands(round - 1);
+      this.main.querySelector(`.hand-moves li[data-move="${move}"]`)?.scrollIntoView({ block: "center" });
+      return;
+    }
+    this.round = round - 1;
+    this.steps = this.positions.rounds[this.round].positions;
+    this.step = Math.min(move, this.steps.length - 1);
+    this.render();
+    this.main.querySelector(".stepper")?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The expert's word on the move that led to the position shown, if it judged it. */
+  here() {
+    const d = this.step > 0 ? this.judged.get(`${this.round + 1}:${this.step}`) : undefined;
+    if (!d) return null;
+    return h("p.judgement-here", { class: d.mistake ? "mistake" : d.loss > 0 ? "inaccuracy" : "best" }, `${t("judge.expert")}: `, verdict(d, this.onValueAt(this.round + 1, this.step)), d.mistake ? [" ", h("strong.mistake-mark", {}, `✗ ${t("judge.mistake")}`)] : null);
   }
 
   load(round, where = "start") {
@@ -118,7 +170,8 @@ export class ReviewPage {
   /** A game of hands: the title and result, then one hand from the record. */
   renderHands(index) {
     const record = this.record;
-    mount(this.main, h("div.review", { "data-table": gameInfo(record.game).table }, this.heading(), handsReview(record, this.seats, index, (i) => this.renderHands(i))));
+    this.hand = index;
+    mount(this.main, h("div.review", { "data-table": gameInfo(record.game).table }, this.heading(), handsReview(record, this.seats, index, (i) => this.renderHands(i), this.judged), this.judgementBox));
   }
 
   /** The title, the options and the result with the rating it gave. */
@@ -215,6 +268,7 @@ export class ReviewPage {
           h("button.last", { type: "button", "aria-label": t("review.last"), onclick: () => this.go(1e9) }, "▶▶"),
         ),
         h("p.move", { "aria-live": "polite" }, this.describe(at.move, at.layout), this.step === this.steps.length - 1 ? ` — ${[endText(round.end, this.seats), decidedText(round, this.seats), hundredLostText(round, this.seats)].filter(Boolean).join(" · ")}` : ""),
+        this.here(),
         h(
           "div.all-hands",
           {},
@@ -231,6 +285,7 @@ export class ReviewPage {
         h("div.layout", { "data-board": gameInfo(record.game).board }, at.layout.first ? drawLayout(at.layout, { width, height, u: width < 480 ? 20 : 26, minU: 9, last: at.laid[at.laid.length - 1] ?? null }) : h("p.muted", {}, t("table.empty_layout"))),
         h("section.card", {}, h("h2", {}, chartTitle), lineChart(series, { label: chartTitle }), legend(series)),
         h("section.card.final-sheet", { class: sheetInk(record.game) }, sheetTable(this.rounds, this.seats, teams, { kind: gameInfo(record.game).sheet })),
+        this.judgementBox,
       ),
     );
   }

@@ -2,6 +2,7 @@
 // for a player or for the link, the pairs of a team game, and whether you may sit down.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { unitOfSeat } from "./sheet.js";
 
 export const taken = (seat) => Boolean(seat && (seat.name || seat.bot));
 
@@ -32,10 +33,11 @@ export function occupant(seat) {
 export function seatLine(request, index, sit) {
   const seat = request.seats[index];
   const pairs = inPairs(request);
+  const team = unitOfSeat(index, true);
   return h(
     "li",
-    { class: [seat === null ? "free" : "", seat && !taken(seat) ? "kept" : "", pairs ? `team${index % 2}` : ""].join(" "), "data-seat": index },
-    pairs ? h("span.team", { class: `team${index % 2}` }, t("table.team", { n: (index % 2) + 1 }), " ") : null,
+    { class: [seat === null ? "free" : "", seat && !taken(seat) ? "kept" : "", pairs ? `team${team}` : ""].join(" "), "data-seat": index },
+    pairs ? h("span.team", { class: `team${team}` }, t("table.team", { n: team + 1 }), " ") : null,
     h("span.occupant", {}, occupant(seat)),
     sit ? [" ", h("button.sit", { type: "button", "data-seat": index, onclick: () => sit(index) }, t("seats.sit"))] : null,
   );

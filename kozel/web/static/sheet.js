@@ -1,4 +1,4 @@
-// The score sheet (RULES.md §12): per scoring unit and round, before / this round / after.
+// The score sheet (docs/rules.md#club): per scoring unit and round, before / this round / after.
 // Goat family (loser-scoring sheets): remembered points in yellow with "+", open accounts in red
 // without "+". Races ("race" sheets): the score before, the points scored during play (only
 // when some round has any), the credit at the end of the hand, the score after; a round in
@@ -37,9 +37,34 @@ export function fishIcon(label) {
   );
 }
 
-/** The names of the scoring units: seats, or teams (unit 0 = seats 0 and 2). */
-export function unitNames(seats, teams) {
-  return teams ? [`${seats[0]} & ${seats[2]}`, `${seats[1]} & ${seats[3]}`] : seats;
+/** Per seat, its scoring unit, for a page that has no view to read it from (a record's
+ * review): the engine's `Options.unit_of`, copied here once (in team play seats 0 and 2 are
+ * unit 0, seats 1 and 3 unit 1; else each seat is its own). A table reads its view's `units`;
+ * tests/web/test_view_fields.py checks this copy against the engine. */
+export function seatUnits(players, teams) {
+  return Array.from({ length: players }, (_, seat) => (teams ? seat % 2 : seat));
+}
+
+/** One seat's unit by seatUnits' rule (a lobby request's seats, before any view). */
+export function unitOfSeat(seat, teams) {
+  return seatUnits(seat + 1, teams)[seat];
+}
+
+/** `units` as the functions below take it: per seat its unit (a view's `units`), or whether
+ * the seats play in teams (a record's `options.teams`). */
+function unitsOf(seats, units) {
+  return Array.isArray(units) ? units : seatUnits(seats.length, Boolean(units));
+}
+
+/** The names of the scoring units, unit 0 first: a seat's, or a team's ("ann & cleo"). */
+export function unitNames(seats, units) {
+  const of = unitsOf(seats, units);
+  const names = [];
+  for (const [seat, u] of of.entries()) {
+    if (names[u] === undefined) names[u] = seats[seat];
+    else names[u] += ` & ${seats[seat]}`;
+  }
+  return names;
 }
 
 export function endText(end, seats) {
@@ -86,16 +111,17 @@ export function creditText(round, units, options) {
   return parts.join(" ");
 }
 
-/** The sheet as a table; `rounds` as in the record (end, counts, sheet, eggs); `kind` is the
+/** The sheet as a table; `rounds` as in the record (end, counts, sheet, eggs); `teams` the
+ * seats' units (a view's `units`) or whether they play in teams; `kind` is the
  * game's sheet (a Goat family's accounts, or "race"). A game that scores during play passes
  * `during: true` (its column in every round, and a legend) and, while a round is played,
  * `current`: {round, before, during} per unit, shown as the round's row so far. */
 export function sheetTable(rounds, seats, teams, { caption = true, kind = null, during: scoresDuring = false, current = null } = {}) {
   const units = unitNames(seats, teams);
+  const unitOf = unitsOf(seats, teams);
   const race = kind === "race";
   const during = race && (scoresDuring || rounds.some((r) => r.sheet.some((e) => e.during)));
-  const perUnitCounts = (round, u) =>
-    teams ? round.counts.filter((_, seat) => seat % 2 === u) : [round.counts[u]];
+  const perUnitCounts = (round, u) => round.counts.filter((_, seat) => unitOf[seat] === u);
   const cell = (round, entry, u) => {
     const title = t("sheet.count", { counts: perUnitCounts(round, u).join(" + ") });
     if (!race) {

@@ -244,7 +244,7 @@ export class TablePage {
     if (this.group !== null) this.groupBy(this.group);
   }
 
-  /** RULES.md §4: clicking a half groups every tile of that value (at the left). */
+  /** docs/decisions.md#the-browser-client (the rulebook's §4): clicking a half groups every tile of that value (at the left). */
   groupBy(value) {
     this.group = value;
     const has = this.order.filter((tile) => halves(tile).includes(value));
@@ -445,7 +445,7 @@ export class TablePage {
           this.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
           this.log.box(view.round, this.leadLine()),
         ),
-        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.options.teams, { caption: false, kind: gameInfo(view.game).sheet, ...this.duringPlay() })),
+        h("details.sheet-box", { open: this.sheetOpen ?? (window.innerWidth > 900 || state.status !== "playing"), ontoggle: (e) => (this.sheetOpen = e.target.open) }, h("summary", {}, t("sheet.title")), sheetTable(state.rounds, this.names(), view.units, { caption: false, kind: gameInfo(view.game).sheet, ...this.duringPlay() })),
       ),
     );
     this.tick(); // the clocks filled in before the board is measured
@@ -454,7 +454,13 @@ export class TablePage {
   }
 
   unitOf(seat) {
-    return this.state.view.options.teams ? seat % 2 : seat;
+    return this.state.view.units[seat];
+  }
+
+  /** Whether `seat` is your partner (team play: another seat of your unit). */
+  partnerOf(seat) {
+    const { view } = this.state;
+    return Boolean(view.options.teams) && this.you !== null && seat !== this.you && view.units[seat] === view.units[this.you];
   }
 
   /** Where a seat sits as seen from yours (a spectator sees from seat 0). */
@@ -479,7 +485,7 @@ export class TablePage {
   seatClass(seat) {
     const { state } = this;
     const turn = state.view.turn === seat && state.status === "playing";
-    const partner = state.view.options.teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
+    const partner = this.partnerOf(seat);
     return [turn ? "turn" : "", seat === this.you ? "you" : "", partner ? "partner" : "", this.away(seat) ? "away" : ""].join(" ");
   }
 
@@ -526,7 +532,8 @@ export class TablePage {
     const { state } = this;
     const label = state.seats[seat];
     const teams = state.view.options.teams;
-    const partner = teams && this.you !== null && seat !== this.you && seat % 2 === this.you % 2;
+    const partner = this.partnerOf(seat);
+    const unit = this.unitOf(seat);
     const replaced = state.replaced && state.replaced[seat];
     return h(
       "div.who",
@@ -535,7 +542,7 @@ export class TablePage {
       isBot(label) ? h("span.level", {}, h("span.sep", {}, "· "), t(`level.${label.slice(4)}`)) : null,
       replaced ? h("span.replaced.small.muted", {}, t("table.replaced", { name: replaced })) : null,
       this.away(seat) ? h("span.away-mark", {}, h("span", { "aria-hidden": "true" }, "⚠ "), t("table.disconnected")) : null,
-      teams ? h("span.team", { class: `team${seat % 2}` }, partner ? t("table.partner") : t("table.team", { n: (seat % 2) + 1 })) : null,
+      teams ? h("span.team", { class: `team${unit}` }, partner ? t("table.partner") : t("table.team", { n: unit + 1 })) : null,
     );
   }
 
@@ -912,7 +919,7 @@ export class TablePage {
   endLine(round) {
     const view = this.state.view;
     const names = this.state.seats.map((_, s) => this.label(s));
-    const units = unitNames(names, view.options.teams);
+    const units = unitNames(names, view.units);
     let text = endText(round.end, names);
     if (isRace(view.game) && round.end.kind === "fish") {
       text += ` — ${round.winner === null || round.winner === undefined ? t("notice.fish_nobody") : t("notice.fish_won", { side: units[round.winner] })}`;
@@ -925,7 +932,7 @@ export class TablePage {
     if (!round || this.state.status !== "playing") return null;
     const view = this.state.view;
     const names = this.state.seats.map((_, s) => this.label(s));
-    const units = unitNames(names, view.options.teams);
+    const units = unitNames(names, view.units);
     const decided = decidedText(round, names) || hundredLostText(round, names);
     // a phone's notice lies over the board: folded, it leaves the final position in sight
     const folded = this.noticeFolded === round;
@@ -971,7 +978,7 @@ export class TablePage {
     const res = state.result;
     const view = state.view;
     const names = state.seats.map((_, s) => this.label(s));
-    const units = unitNames(names, view.options.teams);
+    const units = unitNames(names, view.units);
     const last = state.rounds[state.rounds.length - 1];
     const decided = last && !this.drawer ? decidedText(last, names) : null;
     // a game a clock ended says so once (the verdict), not again as its last round's end

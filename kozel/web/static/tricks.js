@@ -62,11 +62,11 @@ export class TrickTable {
 
   /** A pair's names where space is short: a computer player's animal alone. */
   shortPair(u) {
-    return [u, u + 2].map((seat) => this.page.short(seat)).join(" & ");
+    return this.view.units.flatMap((unit, seat) => (unit === u ? [this.page.short(seat)] : [])).join(" & ");
   }
 
   units() {
-    return unitNames(this.names(), true);
+    return unitNames(this.names(), this.view.units);
   }
 
   myTurn() {
@@ -281,12 +281,11 @@ export class TrickTable {
     );
   }
 
-  /** The suit to follow, in words: the led tile's trumps, else its higher half. */
+  /** The suit to follow, in words, as the view names it (`led`: trumps, or a number). */
   ledText() {
-    const view = this.view;
-    const led = view.trick[0].tile;
-    if (holds(led, view.trumps)) return t("tricks.led_trumps");
-    return t("tricks.led", { suit: Math.max(...halves(led)) });
+    const led = this.view.led;
+    if (led.trumps) return t("tricks.led_trumps");
+    return t("tricks.led", { suit: led.suit });
   }
 
   /** The middle while no tile lies there: the bidding, the trumps being named. */
@@ -390,8 +389,8 @@ export class TrickTable {
     }
     if (view.phase === "play") {
       if (!view.trick.length) return h("span.prompt", {}, t("tricks.your_lead"));
-      const led = view.trick[0].tile;
-      return h("span.prompt", {}, holds(led, view.trumps) ? t("tricks.follow_trumps") : t("tricks.follow", { suit: Math.max(...halves(led)) }));
+      const led = view.led;
+      return h("span.prompt", {}, led.trumps ? t("tricks.follow_trumps") : t("tricks.follow", { suit: led.suit }));
     }
     return null;
   }
@@ -402,8 +401,8 @@ export class TrickTable {
   pairsPanel() {
     const view = this.view;
     const units = this.units();
-    const bidding = view.bidder !== null && view.bidder !== undefined && view.phase !== "bid" ? view.bidder % 2 : null;
-    const mine = this.page.you !== null ? this.page.you % 2 : null;
+    const bidding = view.bidder !== null && view.bidder !== undefined && view.phase !== "bid" ? view.units[view.bidder] : null;
+    const mine = this.page.you !== null ? view.units[this.page.you] : null;
     const fact = (cls, label, value) => h("div", { class: cls }, h("dt", {}, label), h("dd", {}, String(value)));
     return h(
       "section.log-box.pairs-box",
@@ -442,13 +441,13 @@ export class TrickTable {
     const names = this.names();
     const end = round.end;
     if (end.kind !== "hand") return t("round.timeout", { name: names[end.seat] });
-    const side = this.units()[end.bidder % 2];
+    const side = this.units()[this.view.units[end.bidder]];
     return t(end.made ? "tricks.made" : "tricks.set", { side, bid: end.bid, name: names[end.bidder] });
   }
 
   /** A pair's line of a finished hand: tricks and points taken, what it recorded. */
   pairLine(round, u) {
-    const tricks = round.tricks.filter((tr) => tr.winner % 2 === u).length;
+    const tricks = round.tricks.filter((tr) => this.view.units[tr.winner] === u).length;
     const entry = round.sheet[u];
     return t("tricks.pair_line", {
       side: this.units()[u],
