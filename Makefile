@@ -17,14 +17,20 @@ run: $(STAMP)
 	$(BIN)/kozel serve --host 127.0.0.1 --port $(PORT) --db sqlite+aiosqlite:///kozel.db
 
 lint: $(STAMP)
-	$(BIN)/ruff check kozel tests bench examples
-	$(BIN)/ruff format --check kozel tests bench examples
+	$(BIN)/ruff check kozel tests bench examples conftest.py
+	$(BIN)/ruff format --check kozel tests bench examples conftest.py
 	$(BIN)/mypy --strict kozel examples
 
 # Two workers: much of the suite waits on servers, browsers and subprocesses, and the tests
-# share nothing (each has its own database, port and Redis namespace).
+# share nothing (each has its own database, port and Redis namespace). The storage and fan-out
+# tests use this machine's PostgreSQL (127.0.0.1:5432, user postgres, trust) and Redis
+# (127.0.0.1:6379) when they answer and KOZEL_TEST_POSTGRES / KOZEL_TEST_REDIS are not set
+# (tests/suite.py); the run ends with a line saying what was skipped for want of which. The
+# clubs' deals are seeded: KOZEL_TEST_SEED=N make test repeats a run's games or tries others.
 test: lint chromium nginx
-	$(BIN)/pytest -n 2 --dist worksteal
+	@found="$$($(BIN)/python -m tests.suite services)"; \
+	  echo "services found on this machine: $${found:-none (or already set)}"; \
+	  env $$found $(BIN)/pytest -n 2 --dist worksteal --durations=15
 
 # The browser tests drive Debian's chromium with Playwright (Playwright's own browser download
 # does not work here); install it when it is missing.

@@ -644,6 +644,15 @@ def serve(
         float,
         typer.Option(min=1, help="Seconds a rematch offered at a game's end waits for answers."),
     ] = Settings.rematch_seconds,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="For tests only: derive every game's server seed (and the computer players') "
+            "from this number and the game's id, so the same seed deals the same games again; "
+            "whoever knows it knows every deal. Unset: secret random seeds.",
+        ),
+    ] = None,
 ) -> None:
     """Run the club: HTTP API and WebSockets (docs/protocol.md)."""
     import uvicorn
@@ -675,6 +684,7 @@ def serve(
         presence_grace_seconds=presence_grace,
         rematch_seconds=rematch_seconds,
         seed_seconds=seed_seconds,
+        seed=seed,
     )
     uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
 

@@ -48,6 +48,7 @@ from kozel.server.offer import club_game
 from kozel.server.presence import Announcer
 from kozel.server.pubsub import Namespaced, PubSub, make_pubsub
 from kozel.server.rematch import rematch_seats
+from kozel.server.seeds import seeded_number, seeded_server_seed
 from kozel.server.settings import Settings
 from kozel.server.stalls import StallMeter
 from kozel.server.tables import MOVED, Reply, Table, load_events
@@ -59,6 +60,10 @@ LOBBY = "lobby"
 LOBBY_VERSION = "lobby_version"
 """The ``club_state`` row that counts lobby changes, shared by every process of the club."""
 log = logging.getLogger("kozel.club")
+_jitter = random.Random()
+"""Spreads timers and claims (not a secret): a generator of its own, so the club leaves the
+``random`` module's shared state alone for whatever embeds it (a test's Hypothesis checks
+that nothing changes it while it generates data)."""
 
 
 RECENT_GAMES = 20
@@ -176,7 +181,7 @@ class Club:
         interval = self.settings.lease_seconds / 5
         renewed = time.monotonic()
         while True:
-            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
+            await asyncio.sleep(interval * _jitter.uniform(0.8, 1.2))
             try:
                 if await self.ownership.heartbeat():
                     renewed = time.monotonic()
@@ -200,7 +205,7 @@ class Club:
         one, for as long as the club runs."""
         interval = self.settings.lease_seconds / 5
         while True:
-            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
+            await asyncio.sleep(interval * _jitter.uniform(0.8, 1.2))
             try:
                 await self._drop_taken()
                 await self._claim_all()
@@ -234,7 +239,7 @@ class Club:
     async def _claim_all(self) -> None:
         """Claim this node's own unfinished tables and those of gone nodes."""
         candidates = await self.ownership.claimable()
-        random.shuffle(candidates)  # nodes that claim at once meet on different tables
+        _jitter.shuffle(candidates)  # nodes that claim at once meet on different tables
         for candidate in candidates:
             if candidate.game_id not in self.tables:
                 await self._claim(candidate)
@@ -257,7 +262,9 @@ class Club:
         for tournament_id in stalled:
             try:
                 async with self.engine.begin() as connection:
-                    await tourney.game_over(connection, tournament_id, self.node, resume=True)
+                    await tourney.game_over(
+                        connection, tournament_id, self.node, resume=True, seed=self.settings.seed
+                    )
             except Exception:
                 log.exception("tournament %s: seating its next game failed", tournament_id)
                 continue
@@ -278,7 +285,9 @@ class Club:
                 )
             events = await load_events(self.sessions, game_id)
             last_at = _aware(events[-1].at).timestamp() if events else None
-            table = Table(row, self.writer, self.pubsub, self._finished, self._lost)
+            table = Table(
+                row, self.writer, self.pubsub, self._finished, self._lost, self.settings.seed
+            )
             table.bot_pace_ms = self.settings.bot_delay_ms
             table.server_time = self.stalls.total
             table.round_pause = self.settings.round_pause_seconds
@@ -391,6 +400,12 @@ class Club:
             bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
         )
 
+    def _seed_game(self, row: Game) -> None:
+        """A new game's server seed in a seeded club (``Settings.seed``, tests): derived
+        from the club's seed and the game's id (known once the row is flushed)."""
+        if self.settings.seed is not None:
+            row.server_seed = seeded_server_seed(self.settings.seed, row.id)
+
     async def _rematch_game(self, table: Table) -> int:
         """Everyone at a finished table accepted a rematch: the same players and house rules
         at a new table, the seats moved one place on (kept in a game of pairs), rated when
@@ -412,6 +427,7 @@ class Club:
             )
             session.add(row)
             await session.flush()
+            self._seed_game(row)
             people = {seat["user"] for seat in seats if "user" in seat}
             session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
         await self._claim(Claimable(row.id, 0, self.node))
@@ -1158,6 +1174,7 @@ class Club:
         )
         session.add(row)
         await session.flush()
+        self._seed_game(row)
         people = {seat["user"] for seat in request.seats if "user" in seat}
         session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
         request.status = "started"
@@ -1186,10 +1203,13 @@ class Club:
         )
         session.add(row)
         await session.flush()
+        if self.settings.seed is not None:  # a seeded club (tests): its lots too
+            row.seed = seeded_number(self.settings.seed, "tournament", row.id)
         values = tourney.game_values(row, tourney.fresh(row).seating(), self.node)
         game = Game(**values)
         session.add(game)
         await session.flush()
+        self._seed_game(game)
         session.add_all(
             GamePlayer(game_id=game.id, user_id=user) for user in tourney.people_of(game.seats)
         )
@@ -1297,6 +1317,8 @@ class Club:
                 fence=0,
             )
             session.add(row)
+            await session.flush()
+            self._seed_game(row)
         return row
 
     async def bot_tournament(self, levels: list[str], seconds: int) -> int:
@@ -1339,7 +1361,9 @@ class Club:
     async def _tournament_game_over(
         self, connection: AsyncConnection, tournament_id: int
     ) -> int | None:
-        return await tourney.game_over(connection, tournament_id, self.node)
+        return await tourney.game_over(
+            connection, tournament_id, self.node, seed=self.settings.seed
+        )
 
     async def _tournament_moved_on(self, tournament_id: int) -> None:
         """After a tournament's game ended: claim its next game (a failure here leaves it to

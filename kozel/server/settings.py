@@ -90,6 +90,11 @@ class Settings:
     seed_seconds: float = 5.0
     """How long a new table's first deal waits for the people at it to add their seeds to the
     verifiable shuffle (it comes as soon as every one has); 0 deals at once."""
+    seed: int | None = None
+    """For tests only: derive every new game's server seed, and the computer players' and
+    tournaments' seeds, from this number and the game's (tournament's) id, so that the same
+    seed deals the same games again (:mod:`kozel.server.seeds`). ``None`` (a real club): the
+    system's secure generator; whoever knows the seed knows every deal."""
     rematch_seconds: float = 60.0
     """How long a rematch offered at a game's end waits for every person's answer."""
     presence_grace_seconds: float = 5.0

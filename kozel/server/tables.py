@@ -41,7 +41,7 @@ from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.rematch import RematchOffer
-from kozel.server.seeds import shuffle_fields
+from kozel.server.seeds import seeded_number, shuffle_fields
 from kozel.server.writer import Fenced, Write, Writer
 from kozel.shuffle import DealStream, round_stream, valid_player_seed
 
@@ -160,8 +160,12 @@ class Table:
         pubsub: PubSub,
         on_finish: Callable[[int], None] | None = None,
         on_lost: Callable[[int], None] | None = None,
+        seed: int | None = None,
     ) -> None:
         self.id = row.id
+        self.club_seed = seed
+        """A seeded club's seed (``Settings.seed``, tests): the computer players' seeds are
+        derived from it; ``None``: drawn from the system's secure generator."""
         self.fence = row.fence
         """The owner's fencing token, stored with every event."""
         self.on_lost = on_lost
@@ -196,7 +200,7 @@ class Table:
         self._armed_at: float | None = None
         """When the clock was started, until the state that started it has gone out."""
         self.bots: dict[int, GameBot] = {
-            s: self.rules.make_bot(info["bot"], _secure.getrandbits(48))
+            s: self.rules.make_bot(info["bot"], self._bot_seed(s))
             for s, info in enumerate(self.seats)
             if "bot" in info
         }
@@ -1034,13 +1038,19 @@ class Table:
             log.exception("table %s: publishing version %s failed", self.id, version)
         self._state_sent()
 
+    def _bot_seed(self, seat: int) -> int:
+        """The seed of the computer player in ``seat``."""
+        if self.club_seed is None:
+            return _secure.getrandbits(48)
+        return seeded_number(self.club_seed, "bot", self.id, seat)
+
     def _replace(self, data: dict[str, Any]) -> None:
         """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""
         seat = data["seat"]
         self.seats[seat] = _replaced(data)
         self.rated = False
         if seat not in self.bots:
-            self.bots[seat] = self.rules.make_bot(data["bot"], _secure.getrandbits(48))
+            self.bots[seat] = self.rules.make_bot(data["bot"], self._bot_seed(seat))
         self.presence.forget(seat)
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}

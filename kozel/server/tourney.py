@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from kozel.games import BYKOVO
 from kozel.notation import replay
 from kozel.server.db import Game, GamePlayer, RatingChange, TournamentRow, User, now
+from kozel.server.seeds import seeded_server_seed
 from kozel.tournament import LIMITS, SEATS, Tournament, TournamentError, rating_gains
 
 _secure = random.SystemRandom()
@@ -132,12 +133,17 @@ def counts_for_rating(row: TournamentRow, records: list[dict[str, Any]]) -> bool
 
 
 async def game_over(
-    connection: AsyncConnection, tournament_id: int, owner: str, resume: bool = False
+    connection: AsyncConnection,
+    tournament_id: int,
+    owner: str,
+    resume: bool = False,
+    seed: int | None = None,
 ) -> int | None:
     """A game of the tournament has just ended (its ``games`` row is updated in this
     transaction): insert the next game, or store the tournament's end. Returns the next
     game's id, or ``None`` when the tournament is over (or, with ``resume``, when it is over
-    or has a game being played already: the step was done meanwhile)."""
+    or has a game being played already: the step was done meanwhile). ``seed``: a seeded
+    club's (``Settings.seed``), which the next game's server seed is derived from."""
     row = (
         await connection.execute(
             select(TournamentRow.__table__)
@@ -160,6 +166,12 @@ async def game_over(
         game_id: int = (
             await connection.execute(insert(Game).values(**values).returning(Game.id))
         ).scalar_one()
+        if seed is not None:
+            await connection.execute(
+                update(Game)
+                .where(Game.id == game_id)
+                .values(server_seed=seeded_server_seed(seed, game_id))
+            )
         people = people_of(values["seats"])
         if people:
             await connection.execute(

@@ -4,11 +4,16 @@ PostgreSQL tests read the server URL from ``KOZEL_TEST_POSTGRES`` (``.ci/run`` s
 ``postgresql+asyncpg://postgres@127.0.0.1:5432``); each test gets a database of its own. When
 the variable is set and the server is unreachable the tests fail; when it is not set they are
 reported as skipped, with the reason.
+
+Every club a test starts is seeded (``Settings.seed``) with ``KOZEL_TEST_SEED`` (tests/suite.py)
+unless the test seeds it itself: its deals and computer players are the same on every run with
+the same seed and order of tests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import secrets
 import threading
@@ -21,6 +26,7 @@ import uvicorn
 
 from kozel.server.app import create_app
 from kozel.server.settings import Settings
+from tests.suite import club_seed
 
 POSTGRES = os.environ.get("KOZEL_TEST_POSTGRES", "")
 
@@ -71,10 +77,20 @@ def postgres_url() -> Iterator[str]:
         asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
+SEED = club_seed()
+"""The seed of every club the tests start (``KOZEL_TEST_SEED``)."""
+
+
+def seeded(settings: Settings) -> Settings:
+    """``settings`` with the tests' seed, unless they have a seed of their own."""
+    return settings if settings.seed is not None else dataclasses.replace(settings, seed=SEED)
+
+
 class RunningServer:
-    """uvicorn serving the club in a thread of this process."""
+    """uvicorn serving the club in a thread of this process (seeded: :func:`seeded`)."""
 
     def __init__(self, settings: Settings) -> None:
+        settings = seeded(settings)
         config = uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=0, log_level="warning", ws_max_size=65536
         )

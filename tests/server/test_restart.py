@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection
 from kozel.games import get_game
 from kozel.notation import replay
 from tests.server.client import Player, receive
+from tests.server.conftest import SEED
 
 KOZEL = Path(sys.executable).parent / "kozel"
 START_TIMEOUT = 60.0
@@ -58,7 +59,8 @@ class Server:
         log = (self.directory / f"{self.name}-{self.starts}.log").open("wb")
         # computer players move at once: the tests wait for moves, not for a person's pace
         command = [str(KOZEL), "serve", "--port", str(self.port), "--db", self.db_url]
-        command += ["--bot-delay-ms", "0", "--round-pause", "0", "--seed-seconds", "0", *self.args]
+        command += ["--bot-delay-ms", "0", "--round-pause", "0", "--seed-seconds", "0"]
+        command += ["--seed", str(SEED), *self.args]  # the tests' deals (tests/suite.py)
         self.proc = subprocess.Popen(
             command, cwd=self.directory, stdout=log, stderr=subprocess.STDOUT
         )

@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 from kozel.games import get_game
 from kozel.server.club import Club
 from kozel.server.db import Game, User
+from kozel.server.seeds import seeded_server_seed
 from kozel.server.settings import Settings
 from kozel.shuffle import ALGORITHM
 from kozel.verify import verify
@@ -271,3 +272,42 @@ def test_a_takeover_keeps_the_commitment_and_the_seeds(db_url: str) -> None:
     assert record["shuffle"]["seeds"] == ["olgas-seed", None, "petrs-seed", None]
     assert any(m.get("drew") for r in record["rounds"] for m in r["moves"])
     assert verify(record).ok, verify(record)
+
+
+def seeded_game(directory: Path, seed: int) -> dict[str, Any]:
+    """A short game of Draw against two random computers on a fresh club seeded with
+    ``seed``, the person playing his first legal move each turn: its record."""
+    directory.mkdir()
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{directory / f'club-{seed}.db'}",
+        bot_delay_ms=0,
+        round_pause_seconds=0,
+        seed_seconds=0,
+        seed=seed,
+    )
+    running = RunningServer(settings)
+    try:
+        alice = person(running)
+        options = {"players": 3, "target": 50}
+        asked = {"game": "draw", "options": options, "rated": False, "level": "random"}
+        game = alice.post("/api/play/computer", asked).json()["game_id"]
+        with alice.socket(game) as sock:
+            play_to_the_end(sock)
+        record: dict[str, Any] = httpx.get(f"{running.url}/api/games/{game}/record").json()
+        return record
+    finally:
+        running.stop()
+
+
+def test_a_seeded_club_deals_the_same_games_again(tmp_path: Path) -> None:
+    """``Settings.seed`` (``kozel serve --seed``, every test's club): a new game's server
+    seed is derived from the club's seed and the game's id, and so are the computers' seeds;
+    it is committed, revealed and verified like any other. Two clubs of one seed play the same
+    game move for move; another seed deals another."""
+    one, again, other = (seeded_game(tmp_path / str(n), s) for n, s in enumerate((7, 7, 8)))
+    for record in (one, again, other):
+        assert verify(record).ok
+    assert one["shuffle"]["server_seed"] == seeded_server_seed(7, 1)  # the club's first game
+    assert other["shuffle"]["server_seed"] == seeded_server_seed(8, 1)
+    assert one["rounds"] == again["rounds"] and one["result"] == again["result"]
+    assert one["rounds"][0]["deal"] != other["rounds"][0]["deal"]

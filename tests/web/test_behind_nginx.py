@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.server.conftest import SEED
 from tests.server.guide import Place, nginx_config, serve_commands
 from tests.server.test_deploy_guide import KOZEL, running
 from tests.server.test_restart import free_port
@@ -85,7 +86,9 @@ def processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
     try:
         with contextlib.ExitStack() as stack:
             for command, port in zip(serve_commands(place, ports), ports, strict=True):
-                stack.enter_context(running(command, directory, port))
+                # the guide's command, seeded as every test club is (tests/suite.py)
+                seeded = [*command, "--seed", str(SEED)]
+                stack.enter_context(running(seeded, directory, port))
             yield ports
     finally:
         sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

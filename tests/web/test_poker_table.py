@@ -27,7 +27,7 @@ from kozel.poker.moves import Bet, Call, Discard
 from tests.server.conftest import RunningServer
 from tests.web.conftest import PHONE, Contexts, running_club
 from tests.web.play import game_over, my_turn, until
-from tests.web.test_browser import game_id, no_sideways_scroll, record_of, seat_name
+from tests.web.test_browser import game_id, no_sideways_scroll, record_of, register, seat_name
 from tests.web.test_one_language import NOT_OURS, OWN_NAMES, SHOWN, language_words, words
 
 UI = Path(__file__).resolve().parents[2] / "kozel" / "web" / "i18n" / "en" / "ui.json"
@@ -207,10 +207,27 @@ def move(page: Page, session: Session, active: bool) -> None:
         page.locator("button.call").click()
 
 
-def play_session(page: Page, session: Session, look: Look | None = None) -> None:
+Other = Callable[[], bool]
+"""Another person's part at the table: one step of his if there is one to make (True)."""
+
+
+def advance(page: Page, version: int, other: Other | None, seconds: float = 20) -> None:
+    """Wait until the page's state is past ``version``, the other person playing his part
+    meanwhile (the next hand waits for his "next" too)."""
+    deadline = time.monotonic() + seconds
+    while state(page)["version"] <= version:
+        assert time.monotonic() < deadline, f"the table stayed at version {version}"
+        if other is None or not other():
+            page.wait_for_timeout(30)
+
+
+def play_session(
+    page: Page, session: Session, look: Look | None = None, other: Other | None = None
+) -> None:
     """Play the person's seat to the end of the game, checking the table at each turn; ``look(
     page, session, moment)`` is called at each turn before the move ("turn") and at each
-    finished hand before pressing "next" ("hand_end")."""
+    finished hand before pressing "next" ("hand_end"); ``other()`` plays another person's
+    seat at the table whenever it is not this one's turn."""
     deadline = time.monotonic() + 240
     hands = state(page)["view"]["options"]["hands"]
     while not game_over(page):
@@ -223,10 +240,11 @@ def play_session(page: Page, session: Session, look: Look | None = None) -> None
                     look(page, session, "hand_end")
                 version = state(page)["version"]
                 page.locator("#next-round").click()
-                until(page, f"kozel.page.state.version > {version}")  # the computers are ready
+                advance(page, version, other)  # the computers (and the other person) are ready
                 continue
             if not my_turn(page):
-                page.wait_for_timeout(40)
+                if other is None or not other():
+                    page.wait_for_timeout(40)
                 continue
             view = state(page)["view"]
             session.hands_seen.add(view["hand_number"])
@@ -236,7 +254,7 @@ def play_session(page: Page, session: Session, look: Look | None = None) -> None
             version = state(page)["version"]
             # the last hand is played quietly (check and call): it reaches the showdown
             move(page, session, active=view["hand_number"] < hands)
-            until(page, f"kozel.page.state.version > {version}")
+            advance(page, version, other)
         except PlaywrightError:
             page.wait_for_timeout(40)
 
@@ -270,34 +288,36 @@ def the_end_matches_the_record(page: Page, number: int) -> None:
     ]
 
 
-@pytest.mark.parametrize("limit", ["fixed", "no_limit"])
-def test_a_person_plays_a_poker_session_to_its_end(
-    contexts: Contexts, shots: Path, limit: str
-) -> None:
+def a_spectator_sees_no_hand(contexts: Contexts, page: Page, number: int) -> None:
+    """Another guest watches game ``number``: every seat's tiles face down, no hand, no
+    actions, the pot ``page`` shows."""
+    watcher = contexts.page()
+    watcher.goto("/")
+    watcher.click("#guest")
+    watcher.goto(f"/games/{number}")
+    expect(watcher.locator(".poker-table .spectator")).to_be_visible()
+    expect(watcher.locator(".poker-hand")).to_have_count(0)
+    dealt = sum(not f for f in state(watcher)["view"]["folded"])
+    expect(watcher.locator("li.player .backs")).to_have_count(dealt)
+    expect(watcher.locator(".pot-amount")).to_have_text(str(state(page)["view"]["pot"]))
+    watcher.close()
+
+
+def test_a_person_plays_a_poker_session_to_its_end(contexts: Contexts, shots: Path) -> None:
+    """Fixed limit round a table of four (the README's pictures): whatever the deal and the
+    computers do, the person is offered a bet or a raise at his first turn (three computers
+    before him make at most a bet and two raises of the round's three), and the last hand,
+    checked and called, reaches the draw and the showdown."""
     page = contexts.page()
-    # fixed limit round a table of four (the README's pictures), no limit of three
-    options: dict[str, Any] = {"players": 4 if limit == "fixed" else 3, "hands": 3, "limit": limit}
-    number = start(page, options)
+    number = start(page, {"players": 4, "hands": 3, "limit": "fixed"})
     expect(page.locator(".poker-table")).to_have_attribute("data-game", "poker")
-    session = Session(limit)
+    session = Session("fixed")
     taken: set[str] = set()
 
     def look(page: Page, session: Session, moment: str) -> None:
         if moment == "turn" and "spectator" not in taken:
-            # another guest watches: every seat's tiles face down, no hand, no actions
-            watcher = contexts.page()
-            watcher.goto("/")
-            watcher.click("#guest")
-            watcher.goto(f"/games/{number}")
-            expect(watcher.locator(".poker-table .spectator")).to_be_visible()
-            expect(watcher.locator(".poker-hand")).to_have_count(0)
-            dealt = sum(not f for f in state(watcher)["view"]["folded"])
-            expect(watcher.locator("li.player .backs")).to_have_count(dealt)
-            expect(watcher.locator(".pot-amount")).to_have_text(str(state(page)["view"]["pot"]))
-            watcher.close()
+            a_spectator_sees_no_hand(contexts, page, number)
             taken.add("spectator")
-        if limit != "fixed":
-            return
         if moment == "hand_end" and "showdown" not in taken and session.showdowns:
             page.screenshot(path=shots / "poker-showdown.png")
             taken.add("showdown")
@@ -317,28 +337,136 @@ def test_a_person_plays_a_poker_session_to_its_end(
     assert game_over(page)
     assert session.discarded, "the person never changed tiles in the draw"
     assert session.bet or session.raised, "the person never bet"
-    if limit == "no_limit":
-        assert session.raised, "the person never raised by a typed amount"
     the_end_matches_the_record(page, number)
     # the last hand's showdown stays on the table at the end of the game
     record = record_of(page, number)
-    if record["rounds"][-1]["end"]["kind"] == "showdown":
-        seats = [e["seat"] for e in record["rounds"][-1]["showdown"] if e["seat"] != 0]
-        for seat in seats:
-            expect(page.locator(f'li.player[data-seat="{seat}"] .shown-hand')).to_have_count(1)
-    assert session.showdowns + (record["rounds"][-1]["end"]["kind"] == "showdown") >= 1
-    if limit == "fixed":
-        assert {"desktop", "showdown"} <= taken or session.showdowns == 0
+    assert record["rounds"][-1]["end"]["kind"] == "showdown"
+    seats = [e["seat"] for e in record["rounds"][-1]["showdown"] if e["seat"] != 0]
+    for seat in seats:
+        expect(page.locator(f'li.player[data-seat="{seat}"] .shown-hand')).to_have_count(1)
+    assert {"spectator", "desktop"} <= taken
+    assert "showdown" in taken or session.showdowns == 0
+
+
+def opener(page: Page) -> Other:
+    """A person's part that leaves nothing to the deal: he bets the least he may whenever
+    nobody has bet in the round, else checks or calls (never raises, never folds), stands pat
+    in the draw and presses "next" once after each hand."""
+    nexts: set[int] = set()
+
+    def act() -> bool:
+        try:
+            if game_over(page):
+                return False
+            hands = len(state(page)["rounds"])
+            if page.locator("#next-round").count():
+                if hands in nexts:
+                    return False
+                page.locator("#next-round").click()
+                nexts.add(hands)
+                return True
+            if not my_turn(page):
+                return False
+            version = state(page)["version"]
+            if state(page)["view"]["phase"] == "draw":
+                expect(page.locator("button.discard")).to_have_text(say(page, "poker.stand_pat"))
+                page.locator("button.discard").click()
+            elif page.locator("button.bet").count():
+                least = page.locator("#poker-amount").get_attribute("min")
+                expect(page.locator("button.bet")).to_have_text(say(page, "poker.bet", n=least))
+                page.locator("button.bet").click()
+            elif page.locator("button.call").count():
+                page.locator("button.call").click()
+            else:
+                page.locator("button.check").click()
+            until(page, f"kozel.page.state.version > {version}")
+            return True
+        except PlaywrightError:  # the table redrew under the click: look again
+            return False
+
+    return act
+
+
+def test_two_people_play_no_limit_and_one_raises_by_a_typed_amount(contexts: Contexts) -> None:
+    """No limit between two people, so that what the table offers hangs neither on the deal
+    nor on a computer's choice: bob opens every betting round with the least bet and calls
+    the rest, so alice, who raises when she first may and bets when she first may, faces his
+    bet in the first hand (whoever of them acts first) and raises by the amount she types;
+    she changes two tiles in the first draw, and the last hand, checked and called, ends in
+    a showdown. The record says the same, move by move."""
+    alice, bob = contexts.page(), contexts.page()
+    register(alice, "nl_alice")
+    register(bob, "nl_bob")
+    alice.select_option("#game", "poker")
+    alice.click("details.more summary")
+    alice.select_option("#opt-players", "2")
+    alice.select_option("#opt-limit", json.dumps("no_limit"))
+    alice.fill("#opt-hands", "3")
+    alice.click("#create")
+    bob.locator("li.request").filter(has_text="nl_alice").locator("button.join").click()
+    number = game_id(alice)
+    assert game_id(bob) == number
+    alice.wait_for_selector(".poker-table")
+    session = Session("no_limit")
+    seen: set[str] = set()
+
+    def look(page: Page, session: Session, moment: str) -> None:
+        if moment == "turn" and not seen:
+            a_spectator_sees_no_hand(contexts, page, number)
+            seen.add("spectator")
+
+    play_session(alice, session, look, other=opener(bob))
+    expect(bob.locator(".game-over")).to_be_visible()
+    assert session.raised, "the person never raised by a typed amount"
+    assert session.bet and session.discarded and seen
+    the_end_matches_the_record(alice, number)
+    record = record_of(alice, number)
+    me = record["seats"].index("nl_alice")
+    assert len(record["rounds"]) == 3  # nobody could lose every chip
+    assert record["rounds"][-1]["end"]["kind"] == "showdown"
+    # what was arranged, as the record tells it: bob's least bets (1 chip), alice's one raise
+    # over one of them by the amount she typed, two above the least (the call and as much
+    # again: 2), and her one bet
+    moves = [m for rnd in record["rounds"] for m in rnd["moves"]]
+    assert all(m["bet"] == 1 for m in moves if "bet" in m and m["seat"] != me)
+    raises = [m for m in moves if "raise" in m]
+    assert raises == [{"seat": me, "raise": 4}], raises
+    assert moves[moves.index(raises[0]) - 1] == {"seat": 1 - me, "bet": 1}
+    bets = [m for m in moves if "bet" in m and m["seat"] == me]
+    assert len(bets) == 1, bets
+    assert shown_chips(bob) == record["result"]["chips"]
 
 
 def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
     """At 360 px: the seats, the felt, the hand and the no-limit amount fit the width; the
-    picture is taken at a betting turn with the amount offered."""
+    picture is taken at a betting turn with the amount offered. The phone takes seat 1 of a
+    desktop's request that computers fill: it is first to act in the first hand (left of the
+    dealer, seat 0), when nobody has bet, so the amount is offered there whatever the deal."""
+    host = contexts.page()
+    register(host, "nl_host")
+    host.select_option("#game", "poker")
+    host.click("details.more summary")
+    host.select_option("#opt-players", "4")  # three seats abreast
+    host.select_option("#opt-limit", json.dumps("no_limit"))
+    host.fill("#opt-hands", "2")
+    host.click("#create")
     page = contexts.page(viewport=PHONE)
-    number = start(page, {"players": 4, "hands": 2, "limit": "no_limit"})  # three seats abreast
+    register(page, "nl_phone")
+    page.locator("li.request").filter(has_text="nl_host").locator("button.join").click()
+    # once the phone has its seat, computers take the others
+    host.locator("li.request").filter(has_text="nl_phone").locator("button.bots").click()
+    number = game_id(host)
+    # the phone opens the table itself: a lobby that signed in just before joining reconnects
+    # its socket as the player (lobby.js signIn, socket.drop) and, when the join and the start
+    # both fall in that gap, its new snapshot no longer lists the request, which the join's
+    # answer did not mark as its own, so it never follows to the table (seen here; left to
+    # lobby.js's owner). This test is the table's.
+    page.goto(f"/games/{number}")
+    page.wait_for_selector(".poker-table")
+    assert state(page)["you"] == 1
     no_sideways_scroll(page)
     session = Session("no_limit")
-    taken: list[str] = []
+    turns: list[int] = []
 
     def look(page: Page, session: Session, moment: str) -> None:
         no_sideways_scroll(page)
@@ -346,17 +474,18 @@ def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
             # the notice lies in the felt; the "next" button is within reach
             expect(page.locator("#next-round")).to_be_in_viewport()
             return
-        if not taken and page.locator(".amount").count():
+        turns.append(len(state(page)["view"]["history"]))
+        if len(turns) == 1:  # the first turn of the first hand: nobody has bet
+            assert not any("bet" in e or "raise" in e for e in state(page)["view"]["history"])
             expect(page.locator(".amount button.primary")).to_be_in_viewport()
             expect(page.locator(".poker-hand .hand-tile").last).to_be_in_viewport()
             page.screenshot(path=shots / "poker-phone.png")
-            taken.append("amount")
 
-    play_session(page, session, look)
+    play_session(page, session, look, other=opener(host))
     assert game_over(page)
     no_sideways_scroll(page)
     the_end_matches_the_record(page, number)
-    assert taken, "no bet or raise of a chosen amount was offered"
+    assert turns and session.bet
 
 
 # what the poker table words itself: the table's head (the game's name and options, from the
