@@ -456,12 +456,9 @@ def test_a_phone_plays_no_limit_poker(contexts: Contexts, shots: Path) -> None:
     # once the phone has its seat, computers take the others
     host.locator("li.request").filter(has_text="nl_phone").locator("button.bots").click()
     number = game_id(host)
-    # the phone opens the table itself: a lobby that signed in just before joining reconnects
-    # its socket as the player (lobby.js signIn, socket.drop) and, when the join and the start
-    # both fall in that gap, its new snapshot no longer lists the request, which the join's
-    # answer did not mark as its own, so it never follows to the table (seen here; left to
-    # lobby.js's owner). This test is the table's.
-    page.goto(f"/games/{number}")
+    # the phone's lobby follows it to the table, even though it signed in just before joining
+    # and so reconnected its socket as the player while the table started (lobby.js)
+    assert game_id(page) == number
     page.wait_for_selector(".poker-table")
     assert state(page)["you"] == 1
     no_sideways_scroll(page)

@@ -470,6 +470,9 @@ export class LobbyPage {
           const act = async (what, body) => {
             try {
               const answer = await post(`/api/requests/${r.id}/${what}`, body);
+              // mine from now on: if it starts while the socket reconnects (right after
+              // signing in), the next snapshot lacks it and the lobby follows it to its table
+              if (what === "join") this.mine.add(r.id);
               if (answer.game_id) followStarted(answer);
               if (answer.notice) toast(t("lobby.now_unrated"), "info");
             } catch (e) {
