@@ -400,11 +400,18 @@ class Club:
             bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
         )
 
-    def _seed_game(self, row: Game) -> None:
-        """A new game's server seed in a seeded club (``Settings.seed``, tests): derived
-        from the club's seed and the game's id (known once the row is flushed)."""
+    async def _new_game(self, session: AsyncSession, **values: Any) -> Game:
+        """A new live game's row, owned by this node: stored (so its id is known), given its
+        server seed in a seeded club (``Settings.seed``, tests: derived from the club's seed
+        and the game's id), and each person at it listed in ``game_players``."""
+        row = Game(**{"status": "playing", "version": 0, "owner": self.node, "fence": 0, **values})
+        session.add(row)
+        await session.flush()
         if self.settings.seed is not None:
             row.server_seed = seeded_server_seed(self.settings.seed, row.id)
+        people = tourney.people_of(row.seats)
+        session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in people)
+        return row
 
     async def _rematch_game(self, table: Table) -> int:
         """Everyone at a finished table accepted a rematch: the same players and house rules
@@ -414,22 +421,14 @@ class Club:
         seats = rematch_seats(table.seats, table.opts.teams)
         rated = table.rated and not rated_problem(table.rules.id, options, seats)
         async with self.sessions() as session, session.begin():
-            row = Game(
+            row = await self._new_game(
+                session,
                 game=table.rules.id,
                 options=options,
                 seats=seats,
                 seconds_per_move=table.seconds_per_move,
                 rated=rated,
-                status="playing",
-                version=0,
-                owner=self.node,
-                fence=0,
             )
-            session.add(row)
-            await session.flush()
-            self._seed_game(row)
-            people = {seat["user"] for seat in seats if "user" in seat}
-            session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
         await self._claim(Claimable(row.id, 0, self.node))
         return row.id
 
@@ -1161,22 +1160,14 @@ class Club:
             return
         if request.rated and rated_problem(request.game, request.options, request.seats):
             request.rated = False
-        row = Game(
+        row = await self._new_game(
+            session,
             game=request.game,
             options=request.options,
             seats=request.seats,
             seconds_per_move=request.seconds_per_move,
             rated=request.rated,
-            status="playing",
-            version=0,
-            owner=self.node,
-            fence=0,
         )
-        session.add(row)
-        await session.flush()
-        self._seed_game(row)
-        people = {seat["user"] for seat in request.seats if "user" in seat}
-        session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in sorted(people))
         request.status = "started"
         request.game_id = row.id
 
@@ -1206,13 +1197,7 @@ class Club:
         if self.settings.seed is not None:  # a seeded club (tests): its lots too
             row.seed = seeded_number(self.settings.seed, "tournament", row.id)
         values = tourney.game_values(row, tourney.fresh(row).seating(), self.node)
-        game = Game(**values)
-        session.add(game)
-        await session.flush()
-        self._seed_game(game)
-        session.add_all(
-            GamePlayer(game_id=game.id, user_id=user) for user in tourney.people_of(game.seats)
-        )
+        game = await self._new_game(session, **values)
         request.rated = rated
         request.status = "started"
         request.game_id = game.id
@@ -1305,20 +1290,14 @@ class Club:
         except InvalidOption as error:
             raise ClubError(422, error.code, str(error), **error.params) from None
         async with self.sessions() as session, session.begin():
-            row = Game(
+            row = await self._new_game(
+                session,
                 game=game,
                 options=full_options,
                 seats=[{"bot": levels[s % len(levels)]} for s in range(players)],
                 seconds_per_move=seconds,
                 rated=False,
-                status="playing",
-                version=0,
-                owner=self.node,
-                fence=0,
             )
-            session.add(row)
-            await session.flush()
-            self._seed_game(row)
         return row
 
     async def bot_tournament(self, levels: list[str], seconds: int) -> int:
