@@ -242,3 +242,19 @@ def test_a_free_seat_of_the_lobby_is_taken_by_a_click(contexts: Contexts) -> Non
         alice.locator(f"li.request[data-request='{request}'] ol.seats > li").nth(2)
     ).to_contain_text(friend)
     expect(seats.locator("button.sit")).to_have_count(0)  # he sits there now
+
+
+def test_a_seat_kept_for_a_player_names_him_as_a_player(contexts: Contexts) -> None:
+    """The creator keeps a seat for a friend by name: the seat says so in the page's words,
+    the friend's name marked as a name (so the page's language test allows it)."""
+    friend = guest(contexts).locator("a.me").inner_text()
+    alice = guest(contexts, locale="ru")
+    open_private_team_game(alice)
+    alice.select_option("#keep-seat", "2")
+    alice.select_option("#keep-how", "name")
+    alice.fill("#keep-name", friend)
+    alice.click("#keep")
+    kept = alice.locator("ol.invite-seats > li").nth(2)
+    expect(kept.locator(".player-name")).to_have_text(friend)
+    words = strings("ru", "ui")["seats.kept_for"].replace("{name}", friend)
+    expect(kept.locator(".occupant")).to_have_text(words)

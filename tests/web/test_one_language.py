@@ -122,10 +122,17 @@ def play_until(page: Page, expression: str, seconds: float = 120) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_shown_string_is_in_the_players_language(contexts: Contexts, lang: str) -> None:
+    # another guest's open request is listed, with his name (made of letters and hex digits)
+    other = contexts.page()
+    other.goto("/")
+    other.click("#guest")
+    other.click("#create")
+    expect(other.locator("section.waiting")).to_have_count(1)
     page = contexts.page(locale=lang)
     check = Checker(page, lang)
     page.goto("/")
     page.wait_for_selector("#guest")
+    expect(page.locator("#requests .occupant .player-name")).not_to_have_count(0)
     check("lobby, signed out")
     # the check itself: an internal id and an English word shown are found
     page.evaluate(PLANT, "bot:greedy · seat 2")

@@ -47,6 +47,17 @@ export function t(key, params = {}) {
   return text;
 }
 
+/** t() with elements among the params (a player's name marked as one): the string's pieces
+ * and those elements, in order, for h() to take as children. */
+export function tNodes(key, params = {}) {
+  const nodes = Object.entries(params).filter(([, value]) => value instanceof Node);
+  const text = t(key, Object.fromEntries(Object.entries(params).filter(([, value]) => !(value instanceof Node))));
+  if (!nodes.length) return [text];
+  const parts = text.split(new RegExp(`\\{(${nodes.map(([name]) => name).join("|")})\\}`));
+  const byName = Object.fromEntries(nodes);
+  return parts.map((part, i) => (i % 2 ? byName[part] : part)).filter((part) => part !== "");
+}
+
 /** A count in words, in the form the current language gives that number: the string of
  * `${key}.${form}` (form as Intl.PluralRules names it: one, few, many, other), else
  * `${key}.other`, with {n} filled in (and any other params). A language lists only the forms

@@ -1,7 +1,7 @@
 // A request's seats as the lobby and a link's page show them: who sits where, the seats kept
 // for a player or for the link, the pairs of a team game, and whether you may sit down.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tNodes } from "./i18n.js";
 import { unitOfSeat } from "./sheet.js";
 
 export const taken = (seat) => Boolean(seat && (seat.name || seat.bot));
@@ -28,6 +28,13 @@ export function occupant(seat) {
   return t("seats.kept_for", { name: seat.reserved });
 }
 
+/** Who is at a seat, as the page shows it: a person's name marked as a name. */
+function shownOccupant(seat) {
+  if (seat && seat.name) return h("span.player-name", {}, seat.name);
+  if (seat && !taken(seat) && !seat.link) return tNodes("seats.kept_for", { name: h("span.player-name", {}, seat.reserved) });
+  return occupant(seat);
+}
+
 /** One seat's line: its team in a game of pairs, who is there, and a button to sit down
  * when ``sit`` is given. */
 export function seatLine(request, index, sit) {
@@ -38,7 +45,7 @@ export function seatLine(request, index, sit) {
     "li",
     { class: [seat === null ? "free" : "", seat && !taken(seat) ? "kept" : "", pairs ? `team${team}` : ""].join(" "), "data-seat": index },
     pairs ? h("span.team", { class: `team${team}` }, t("table.team", { n: team + 1 }), " ") : null,
-    h("span.occupant", {}, occupant(seat)),
+    h("span.occupant", {}, shownOccupant(seat)),
     sit ? [" ", h("button.sit", { type: "button", "data-seat": index, onclick: () => sit(index) }, t("seats.sit"))] : null,
   );
 }
