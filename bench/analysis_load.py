@@ -30,6 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 from kozel import patch
 from kozel.server.app import create_app
 from kozel.server.settings import Settings
+from kozel.server.wire import uvicorn_options
 
 GAME = {"game": "goat", "options": {"players": 4}, "level": "amateur", "rated": False}
 
@@ -38,7 +39,9 @@ class Club:
     """The club served by uvicorn in a thread of this process."""
 
     def __init__(self, settings: Settings) -> None:
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=0, log_level="error")
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=0, log_level="error", **uvicorn_options()
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

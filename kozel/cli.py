@@ -660,6 +660,7 @@ def serve(
     from kozel.server.app import create_app
     from kozel.server.pubsub import make_pubsub
     from kozel.server.settings import database_url
+    from kozel.server.wire import uvicorn_options
 
     try:
         make_pubsub(pubsub)
@@ -686,7 +687,7 @@ def serve(
         seed_seconds=seed_seconds,
         seed=seed,
     )
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", **uvicorn_options())
 
 
 admin_app = typer.Typer(

@@ -26,6 +26,7 @@ import uvicorn
 
 from kozel.server.app import create_app
 from kozel.server.settings import Settings
+from kozel.server.wire import uvicorn_options
 from tests.suite import club_seed
 
 POSTGRES = os.environ.get("KOZEL_TEST_POSTGRES", "")
@@ -92,7 +93,11 @@ class RunningServer:
     def __init__(self, settings: Settings) -> None:
         settings = seeded(settings)
         config = uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=0, log_level="warning", ws_max_size=65536
+            create_app(settings),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            **uvicorn_options(),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

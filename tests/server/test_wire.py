@@ -1,0 +1,103 @@
+"""The WebSocket wire (kozel.server.wire): a small message goes out uncompressed, a large one
+compressed, on one connection whose compressor keeps its history; a real client reads both."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Sequence
+
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    ClientPerMessageDeflateFactory,
+    PerMessageDeflate,
+)
+from websockets.frames import TEXT, Frame
+from websockets.sync.client import connect
+from websockets.typing import ExtensionParameter
+
+from kozel.server.wire import PLAIN_BELOW, SmallMessagesPlain, _Negotiation
+from tests.server.client import Player, play_to_the_end
+from tests.server.conftest import RunningServer
+from tests.server.test_events import GAME
+
+
+def negotiated() -> tuple[PerMessageDeflate, PerMessageDeflate]:
+    """The server's extension and a client's, as a browser's offer makes them."""
+    client = ClientPerMessageDeflateFactory(client_max_window_bits=True)
+    offer = client.get_request_params()
+    answer, server = _Negotiation().process_request_params(offer, [])
+    return server, client.process_response_params(answer, [])
+
+
+def test_small_messages_go_plain_and_large_ones_compressed_on_one_history() -> None:
+    server, client = negotiated()
+    assert isinstance(server, SmallMessagesPlain)
+    event = json.dumps({"type": "event", "patch": [["/view/hand/3"]]}).encode()
+    state = json.dumps({"type": "state", "history": ["6-6", "6-5"] * 200}).encode()
+    assert len(event) < PLAIN_BELOW <= len(state)
+    for data in [state, event, state, event, event, state]:
+        sent = server.encode(Frame(TEXT, data))
+        assert sent.rsv1 == (len(data) >= PLAIN_BELOW)
+        if sent.rsv1:
+            assert len(sent.data) < len(data) / 4  # the later states lean on the history
+        assert client.decode(sent).data == data
+
+
+def test_the_browsers_offer_is_still_answered_with_compression() -> None:
+    """What uvicorn offered before: windows of 2**12 bytes, so the client's memory is small."""
+    server, _ = negotiated()
+    assert server.local_max_window_bits == 12
+    compressed = server.encode(Frame(TEXT, b"x" * 5000))
+    assert zlib.decompressobj(-12).decompress(compressed.data + b"\x00\x00\xff\xff") == b"x" * 5000
+
+
+class Recording(PerMessageDeflate):
+    """A client's permessage-deflate that notes each message's size and whether it came
+    compressed."""
+
+    seen: list[tuple[int, bool]]
+
+    def decode(self, frame: Frame, *, max_size: int | None = None) -> Frame:
+        compressed = frame.rsv1
+        frame = super().decode(frame, max_size=max_size)
+        if frame.opcode == TEXT:
+            self.seen.append((len(frame.data), compressed))
+        return frame
+
+
+class RecordingOffer(ClientPerMessageDeflateFactory):
+    def __init__(self, seen: list[tuple[int, bool]]) -> None:
+        super().__init__(client_max_window_bits=True)
+        self.seen = seen
+
+    def process_response_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> PerMessageDeflate:
+        extension = super().process_response_params(params, accepted_extensions)
+        extension.__class__ = Recording
+        assert isinstance(extension, Recording)
+        extension.seen = self.seen
+        return extension
+
+
+def test_a_browsers_socket_gets_the_state_compressed_and_the_events_plain(
+    server: RunningServer,
+) -> None:
+    """A client offering permessage-deflate as a browser does plays a game to its end: the
+    whole state comes compressed, the events (each under the limit) as they are, and all
+    reach it intact."""
+    alice = Player(server.url, server.ws)
+    alice.guest()
+    game_id = alice.post("/api/play/computer", GAME).json()["game_id"]
+    seen: list[tuple[int, bool]] = []
+    cookie = "; ".join(f"{k}={v}" for k, v in alice.http.cookies.items())
+    url = f"{server.ws}/ws/games/{game_id}"
+    with connect(
+        url, additional_headers={"Cookie": cookie}, extensions=[RecordingOffer(seen)]
+    ) as sock:
+        final = play_to_the_end(sock)
+    assert final["status"] == "finished"
+    assert len(seen) > 20
+    assert all(compressed == (size >= PLAIN_BELOW) for size, compressed in seen), seen
+    assert any(compressed for _, compressed in seen) and not all(c for _, c in seen)
