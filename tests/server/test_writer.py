@@ -1,0 +1,115 @@
+"""The group commit's two ways (kozel.server.writer): a plain event written through the
+driver is stored exactly as SQLAlchemy stores it, and both refuse an event whose fencing
+token or version is not its table's any more."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from kozel.server.db import Game, make_engine, migrate, sessionmaker
+from kozel.server.writer import Fenced, Write, Writer
+
+
+def event(game: int, version: int, fence: int = 1) -> dict[str, Any]:
+    at = datetime(2026, 12, 5, 8, 30, 15, 123456, tzinfo=UTC)
+    data = {"seat": 1, "move": {"tile": "6-5", "arm": 2}, "text": "ёжик", "n": [1, 2.5, None]}
+    return {
+        "game_id": game,
+        "version": version,
+        "kind": "move",
+        "data": data,
+        "at": at,
+        "fence": fence,
+    }
+
+
+def test_the_drivers_way_stores_what_sqlalchemy_stores(db_url: str) -> None:
+    async def scenario() -> list[tuple[Any, ...]]:
+        engine = make_engine(db_url)
+        await migrate(engine)
+        async with sessionmaker(engine)() as session, session.begin():
+            for _ in range(4):
+                session.add(
+                    Game(
+                        game="goat",
+                        options={},
+                        seats=[],
+                        seconds_per_move=60,
+                        rated=False,
+                        fence=1,
+                        version=0,
+                    )
+                )
+        direct, alchemy = Writer(engine), Writer(engine)
+        alchemy.__dict__["direct"] = None  # SQLAlchemy's way
+        assert direct.direct is not None
+        for writer in (direct, alchemy):
+            writer.start()
+        try:
+            # one batch through each way: games 1 and 2, then 3 and 4; a stale token and a
+            # stale version are refused in both, and the rest of their batch is stored
+            for writer, (game, other) in ((direct, (1, 2)), (alchemy, (3, 4))):
+                results = await asyncio.gather(
+                    writer.write(Write(event(game, 1))),
+                    writer.write(Write(event(other, 1, fence=0))),
+                    writer.write(Write(event(other, 2))),
+                    return_exceptions=True,
+                )
+                assert results[0] is None
+                assert isinstance(results[1], Fenced) and isinstance(results[2], Fenced)
+            async with engine.connect() as connection:
+                rows = await connection.execute(
+                    text("SELECT game_id, version, kind, data, at, fence FROM game_events")
+                )
+                versions = await connection.execute(text("SELECT id, version FROM games"))
+                assert sorted(versions) == [(1, 1), (2, 0), (3, 1), (4, 0)]
+                return sorted(tuple(row) for row in rows)
+        finally:
+            for writer in (direct, alchemy):
+                await writer.stop()
+            await engine.dispose()
+
+    first, third = asyncio.run(scenario())
+    assert first[0] == 1 and third[0] == 3
+    assert first[1:] == third[1:]  # the same values, stored alike (the JSON text, the time)
+
+
+@pytest.mark.parametrize("finish", [False, True])
+def test_a_batch_with_a_finish_goes_sqlalchemys_way(db_url: str, finish: bool) -> None:
+    """A deal's or a game end's extra statements run in the event's transaction."""
+
+    async def scenario() -> int:
+        engine = make_engine(db_url)
+        await migrate(engine)
+        async with sessionmaker(engine)() as session, session.begin():
+            session.add(
+                Game(
+                    game="goat",
+                    options={},
+                    seats=[],
+                    seconds_per_move=60,
+                    rated=False,
+                    fence=1,
+                    version=0,
+                )
+            )
+        writer = Writer(engine)
+        writer.start()
+        ran = []
+
+        async def extra(connection: Any) -> None:
+            ran.append(await connection.scalar(text("SELECT version FROM games")))
+
+        try:
+            await writer.write(Write(event(1, 1), extra if finish else None))
+            return len(ran)
+        finally:
+            await writer.stop()
+            await engine.dispose()
+
+    assert asyncio.run(scenario()) == (1 if finish else 0)
