@@ -224,6 +224,9 @@ class Table:
         """The finished rounds' public summaries, built as they end (a new list each time
         one is added)."""
         self._states: list[dict[str, Any]] | None = None
+        self._owned: tuple[list[dict[str, Any]], list[dict[str, None]]] | None = None
+        """The states last sent, with the members each one's view does not share (the base of
+        the next patches)."""
         """Every seat's state message and then the spectators', as last sent (the base of
         the next event's patches); ``None`` until the table has built them."""
         self.waiting: set[int] = set()
@@ -408,10 +411,13 @@ class Table:
         self._states = after
         if before is None:
             return [(c, dumps(state)) for c, state in zip(channels, after, strict=True)]
+        owned = self._owned[1] if self._owned is not None and self._owned[0] is before else None
+        patches, now_owned = _patches(before, after, owned)
+        self._owned = (after, now_owned)
         head = f'{{"type":"event","game":{self.id},"version":{self.version},"kind":"{kind}",'
         return [
             (channel, head + '"patch":' + dumps(ops) + "}")
-            for channel, ops in zip(channels, _patches(before, after), strict=True)
+            for channel, ops in zip(channels, patches, strict=True)
         ]
 
     def _presence_fields(self) -> dict[str, Any]:
@@ -1081,12 +1087,17 @@ _ABSENT = object()
 """A member a state does not have."""
 
 
-def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[list[Op]]:
+def _patches(
+    before: list[dict[str, Any]],
+    after: list[dict[str, Any]],
+    owned: list[dict[str, None]] | None = None,
+) -> tuple[list[list[Op]], list[dict[str, None]]]:
     """Each channel's patch from its state in ``before`` to its state in ``after`` (the
-    spectators' last). What the seats share (the common members; the public parts of the
-    views, the same objects in every state of one build) is compared once; a seat's own
-    members (its hand, its legal moves …) apart. ``version`` is not in a patch: the event
-    carries it."""
+    spectators' last), and the members of each view in ``after`` that are not the shared
+    view's (``owned``: those of ``before``, from the last call). What the seats share (the
+    common members; the public parts of the views, the same objects in every state of one
+    build) is compared once; a seat's own members (its hand, its legal moves …) apart.
+    ``version`` is not in a patch: the event carries it."""
     old_public, new_public = before[-1], after[-1]
     common = [
         op
@@ -1098,9 +1109,10 @@ def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[
     ]
     old_shared, new_shared = old_public.get("view", _ABSENT), new_public.get("view", _ABSENT)
     if old_shared is _ABSENT or new_shared is _ABSENT:  # before the first deal
-        return [
+        patches = [
             common + _member_diff("/view", old_shared, new.get("view", _ABSENT)) for new in after
         ]
+        return patches, [_own(new["view"], new_shared) if "view" in new else {} for new in after]
     shared: dict[str, list[Op]] = {}
     for key in _changed(old_shared, new_shared):
         ops = _member_diff(
@@ -1108,11 +1120,12 @@ def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[
         )
         if ops:
             shared[key] = ops
-    patches = []
-    for old, new in zip(before, after, strict=True):
+    patches, now_owned = [], []
+    for index, (old, new) in enumerate(zip(before, after, strict=True)):
         old_view, new_view = old["view"], new["view"]
-        own = _own(new_view, new_shared)
-        own.update(_own(old_view, old_shared))
+        new_own = _own(new_view, new_shared)
+        now_owned.append(new_own)
+        own = {**new_own, **(owned[index] if owned else _own(old_view, old_shared))}
         ops = list(common)
         for key, key_ops in shared.items():
             if key not in own:
@@ -1122,7 +1135,7 @@ def _patches(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[
                 f"/view/{key}", old_view.get(key, _ABSENT), new_view.get(key, _ABSENT)
             )
         patches.append(ops)
-    return patches
+    return patches, now_owned
 
 
 _NOT_PATCHED = frozenset(("type", "version", "you", "view"))
