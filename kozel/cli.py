@@ -658,6 +658,7 @@ def serve(
     import uvicorn
 
     from kozel.server.app import create_app
+    from kozel.server.collector import Collector
     from kozel.server.pubsub import make_pubsub
     from kozel.server.settings import database_url
     from kozel.server.wire import uvicorn_options
@@ -687,7 +688,9 @@ def serve(
         seed_seconds=seed_seconds,
         seed=seed,
     )
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", **uvicorn_options())
+    app = create_app(settings)
+    Collector().install()  # a full collection no longer stops every table (collector.py)
+    uvicorn.run(app, host=host, port=port, log_level="info", **uvicorn_options())
 
 
 admin_app = typer.Typer(

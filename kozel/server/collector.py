@@ -1,0 +1,70 @@
+"""Python's cyclic garbage collector, paced for a process holding many tables.
+
+Every socket of a table keeps a few hundred objects the collector tracks (its handler's
+coroutines and their closures, its queue, its frames), so a process with 1,200 sockets holds
+about half a million of them. CPython 3.11 collects its oldest generation whole, and each such
+collection stopped the event loop, and every table with it, for 0.3 to 0.8 s on this machine
+(docs/benchmarks.md): the slowest moves of a busy club were the moves that waited for it.
+
+:class:`Collector` lets each full collection keep what it found alive out of the next ones
+(``gc.freeze``: the survivors move to the permanent generation, which no collection scans), so
+a full collection looks only at what was made since the last one. Reference counting still
+frees every frozen object that nothing refers to any more; what freezing defers is the
+reclaiming of *cycles* among frozen objects (a closed socket's coroutines and tasks). Every
+``whole_every`` seconds the frozen objects are handed back to the collector, and its next full
+collection looks at everything once: one long pause an hour instead of one a few seconds.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("kozel.collector")
+
+WHOLE_EVERY = 3600.0
+"""Seconds between the full collections that look at everything (cycles among long-lived
+objects are reclaimed then)."""
+
+
+class Collector:
+    """Installed once per server process (``kozel serve``), for the process's lifetime."""
+
+    def __init__(
+        self, whole_every: float = WHOLE_EVERY, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.whole_every = whole_every
+        self.clock = clock
+        self.thawed_at = clock()
+        self.installed = False
+
+    def install(self) -> None:
+        """Freeze what the process made while starting, and freeze after every full
+        collection from now on."""
+        if self.installed:
+            return
+        gc.collect()
+        gc.freeze()
+        gc.callbacks.append(self._after)
+        self.installed = True
+
+    def uninstall(self) -> None:
+        if self.installed:
+            gc.callbacks.remove(self._after)
+            gc.unfreeze()
+            self.installed = False
+
+    def _after(self, phase: str, info: dict[str, Any]) -> None:
+        if phase != "stop" or info["generation"] != 2:
+            return
+        now = self.clock()
+        if now - self.thawed_at >= self.whole_every:
+            # the next full collection looks at everything, the frozen objects too
+            self.thawed_at = now
+            log.info("the collector looks at all %d long-lived objects next", gc.get_freeze_count())
+            gc.unfreeze()
+            return
+        gc.freeze()

@@ -1,0 +1,72 @@
+"""The collector's pacing (kozel.server.collector): what survives a full collection is left
+out of the next ones, garbage cycles of the young are collected as ever, and the long-lived
+are looked at again once ``whole_every`` has passed."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from kozel.server.collector import Collector
+
+
+class Node:
+    """An object in a reference cycle (only the cyclic collector can free it)."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def paced() -> Iterator[tuple[Collector, Clock]]:
+    clock = Clock()
+    collector = Collector(whole_every=60.0, clock=clock)
+    collector.install()
+    try:
+        yield collector, clock
+    finally:
+        collector.uninstall()
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_young_cycle_is_collected_and_a_survivor_is_frozen(
+    paced: tuple[Collector, Clock],
+) -> None:
+    assert gc.get_freeze_count() > 0  # what the process made before
+    young = Node()
+    gone = weakref.ref(young)
+    del young
+    kept = Node()
+    frozen_before = gc.get_freeze_count()
+    gc.collect()
+    assert gone() is None
+    assert gc.get_freeze_count() > frozen_before  # the survivors, ``kept`` among them
+    assert not gc.is_finalized(kept)
+
+
+def test_a_frozen_cycle_waits_for_the_next_whole_collection(
+    paced: tuple[Collector, Clock],
+) -> None:
+    _, clock = paced
+    old = Node()
+    gc.collect()  # it survives: frozen
+    dead = weakref.ref(old)
+    del old
+    gc.collect()
+    assert dead() is not None  # a cycle among frozen objects is left for now
+    clock.now = 61.0
+    gc.collect()  # the collection after which everything is handed back
+    gc.collect()  # the whole one
+    assert dead() is None
+    assert gc.get_freeze_count() > 0  # and the survivors are frozen again
