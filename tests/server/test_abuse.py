@@ -20,7 +20,7 @@ from kozel.server import auth
 from kozel.server.club import Club
 from kozel.server.settings import Settings, database_url
 from tests.server.client import Player, receive
-from tests.server.conftest import RunningServer
+from tests.server.conftest import RunningServer, seeded
 
 
 def player(server: RunningServer) -> Player:
@@ -104,7 +104,7 @@ def test_password_hashing_runs_off_the_event_loop(
     monkeypatch.setattr(auth, "check_password", checking)
 
     async def scenario() -> str:
-        club = Club(Settings(db_url=f"sqlite:///{tmp_path / 'club.db'}"))
+        club = Club(seeded(Settings(db_url=f"sqlite:///{tmp_path / 'club.db'}")))
         await club.start()
         try:
             await club.register("carol", "correct horse", "127.0.0.1")

@@ -10,6 +10,7 @@ from pathlib import Path
 from kozel.server.club import Club
 from kozel.server.settings import Settings
 from kozel.server.tables import load_events
+from tests.server.conftest import seeded
 
 PACE_MS = 250
 
@@ -17,7 +18,9 @@ PACE_MS = 250
 def test_computer_players_wait_for_the_previous_move_to_be_seen(tmp_path: Path) -> None:
     async def scenario() -> list[float]:
         club = Club(
-            Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", bot_delay_ms=PACE_MS)
+            seeded(
+                Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", bot_delay_ms=PACE_MS)
+            )
         )
         await club.start()
         try:

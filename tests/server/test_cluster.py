@@ -40,6 +40,7 @@ from kozel.server.pubsub import RedisPubSub
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
 from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.conftest import seeded
 from tests.server.test_restart import Server, free_port
 
 REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
@@ -193,7 +194,7 @@ def play_some(sock: Any, moves: int | None, accepted: list[dict[str, Any]]) -> d
 
 async def check_fences(db_url: str, game_id: int) -> None:
     """Events were stored under never-decreasing tokens: no owner wrote after a newer one."""
-    club = Club(Settings(db_url=db_url, bot_delay_ms=0, seed_seconds=0))
+    club = Club(seeded(Settings(db_url=db_url, bot_delay_ms=0, seed_seconds=0)))
     async with club.sessions() as session:
         fences = list(
             await session.scalars(
@@ -225,10 +226,14 @@ def test_a_claim_checks_the_owner_lease_again(db_url: str) -> None:
 
     async def scenario() -> None:
         a = Club(
-            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         b = Club(
-            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         await a.start()
         await b.start()
@@ -251,10 +256,14 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
 
     async def scenario() -> None:
         a = Club(
-            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         b = Club(
-            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         await a.start()
         await b.start()
@@ -311,12 +320,20 @@ def test_the_lease_is_renewed_while_tables_are_claimed(
 
     async def scenario() -> None:
         gone = Club(
-            Settings(db_url=db_url, node="gone", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(
+                    db_url=db_url, node="gone", lease_seconds=60, bot_delay_ms=0, seed_seconds=0
+                )
+            )
         )
         await gone.start()
         await gone.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # left to claim
         await gone.stop()
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0, seed_seconds=0))
+        a = Club(
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0, seed_seconds=0)
+            )
+        )
 
         async def slow_claim(candidate: Claimable) -> None:
             await asyncio.sleep(3)
@@ -346,7 +363,9 @@ def test_a_table_is_taken_over_while_the_pubsub_is_away(
 
     async def scenario() -> None:
         a = Club(
-            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         await a.start()
         row = await a.bot_game("goat", {"loss_limit": 101}, ["greedy"], 60)
@@ -356,7 +375,9 @@ def test_a_table_is_taken_over_while_the_pubsub_is_away(
                 await asyncio.sleep(0.01)
         await a.stop()
         b = Club(
-            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
 
         async def away(channel: str, message: str) -> None:
@@ -379,10 +400,14 @@ def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: s
 
     async def scenario() -> None:
         a = Club(
-            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         b = Club(
-            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         b.pubsub = a.pubsub  # one in-memory pub/sub: the two nodes reach each other
         await a.start()
@@ -408,9 +433,15 @@ def test_a_copy_whose_table_was_claimed_stops_without_writing(db_url: str) -> No
     stop all the same, or it would serve its old state to every socket on A."""
 
     async def scenario() -> None:
-        a = Club(Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0, seed_seconds=0))
+        a = Club(
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=1, bot_delay_ms=0, seed_seconds=0)
+            )
+        )
         b = Club(
-            Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         await a.start()
         await b.start()
@@ -456,10 +487,12 @@ def test_two_clubs_on_one_redis_hear_nothing_of_each_other(tmp_path: Path) -> No
     async def scenario() -> None:
         clubs = [
             Club(
-                Settings(
-                    db_url=f"sqlite+aiosqlite:///{tmp_path / name}.db",
-                    pubsub_url=REDIS,
-                    bot_delay_ms=0,
+                seeded(
+                    Settings(
+                        db_url=f"sqlite+aiosqlite:///{tmp_path / name}.db",
+                        pubsub_url=REDIS,
+                        bot_delay_ms=0,
+                    )
                 )
             )
             for name in ("b", "c")
@@ -660,7 +693,9 @@ def test_requests_started_together_each_get_their_table_at_once(db_url: str) -> 
 
     async def scenario() -> None:
         club = Club(
-            Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            seeded(
+                Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0)
+            )
         )
         await club.start()
         try:

@@ -18,6 +18,7 @@ from kozel.server.club import Club, ClubError
 from kozel.server.db import Game
 from kozel.server.hashing import Hasher
 from kozel.server.settings import Settings
+from tests.server.conftest import seeded
 
 
 def test_a_stall_of_the_server_is_not_charged_to_the_clock(tmp_path: Path) -> None:
@@ -28,8 +29,12 @@ def test_a_stall_of_the_server_is_not_charged_to_the_clock(tmp_path: Path) -> No
 
     async def scenario() -> tuple[bool, str, str]:
         club = Club(
-            Settings(
-                db_url=f"sqlite:///{tmp_path / 'club.db'}", min_seconds_per_move=1, bot_delay_ms=0
+            seeded(
+                Settings(
+                    db_url=f"sqlite:///{tmp_path / 'club.db'}",
+                    min_seconds_per_move=1,
+                    bot_delay_ms=0,
+                )
             )
         )
         await club.start()
@@ -82,8 +87,12 @@ def test_the_clock_runs_from_when_the_state_has_gone_out(tmp_path: Path) -> None
 
     async def scenario() -> tuple[bool, str, str]:
         club = Club(
-            Settings(
-                db_url=f"sqlite:///{tmp_path / 'club.db'}", min_seconds_per_move=1, bot_delay_ms=0
+            seeded(
+                Settings(
+                    db_url=f"sqlite:///{tmp_path / 'club.db'}",
+                    min_seconds_per_move=1,
+                    bot_delay_ms=0,
+                )
             )
         )
         await club.start()
@@ -183,10 +192,12 @@ def test_a_burst_beyond_the_queue_is_refused_busy_at_once(tmp_path: Path) -> Non
 
     async def scenario() -> None:
         club = Club(
-            Settings(
-                db_url=f"sqlite:///{tmp_path / 'club.db'}",
-                hash_queue=2,
-                registrations_per_minute=100,
+            seeded(
+                Settings(
+                    db_url=f"sqlite:///{tmp_path / 'club.db'}",
+                    hash_queue=2,
+                    registrations_per_minute=100,
+                )
             )
         )
         await club.start()

@@ -33,6 +33,7 @@ from kozel.server.pubsub import Subscription
 from kozel.server.settings import Settings
 from kozel.server.tables import load_events, seat_channel
 from tests.server.client import Held
+from tests.server.conftest import seeded
 
 TILE = re.compile(r"\b[0-6]-[0-6]\b")
 ALL_TILES = frozenset(f"{a}-{b}" for a in range(7) for b in range(a, 7))
@@ -267,7 +268,7 @@ async def play_one(
 async def play_many(
     db_url: str, games: list[tuple[str, dict[str, Any], list[str]]], inspect: Inspect
 ) -> Tally:
-    club = Club(Settings(db_url=db_url, bot_delay_ms=0))
+    club = Club(seeded(Settings(db_url=db_url, bot_delay_ms=0)))
     await club.start()
     tally = Tally()
     try:
@@ -385,7 +386,7 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
         dict[int | None, list[Received]], dict[int | None, list[str]], list[GameEvent]
     ]:
         settings = Settings(db_url=url, bot_delay_ms=0, presence_grace_seconds=0.05, seed_seconds=0)
-        club = Club(settings)
+        club = Club(seeded(settings))
         await club.start()
         try:
             rules = get_game("goat")

@@ -27,7 +27,7 @@ from kozel.server.settings import Settings
 from kozel.shuffle import ALGORITHM
 from kozel.verify import verify
 from tests.server.client import Player, in_thread, play_to_the_end, receive
-from tests.server.conftest import RunningServer
+from tests.server.conftest import RunningServer, seeded
 from tests.server.test_restart import Server
 
 
@@ -220,7 +220,7 @@ def test_a_takeover_keeps_the_commitment_and_the_seeds(db_url: str) -> None:
             "seed_seconds": 60.0,
             "lease_seconds": 60.0,
         }
-        a = Club(Settings(db_url=db_url, node="a", **fast))  # type: ignore[arg-type]
+        a = Club(seeded(Settings(db_url=db_url, node="a", **fast)))  # type: ignore[arg-type]
         await a.start()
         async with a.sessions() as session, session.begin():
             people = [User(name=name, name_key=name, guest=True) for name in ("olga", "petr")]
@@ -242,7 +242,7 @@ def test_a_takeover_keeps_the_commitment_and_the_seeds(db_url: str) -> None:
         assert (await a.add_seed(row.id, 0, "olgas-seed")).ok
         committed = (await a.table_state(row.id, None))["shuffle"]["commitment"]
         await a.stop()
-        b = Club(Settings(db_url=db_url, node="b", **fast))  # type: ignore[arg-type]
+        b = Club(seeded(Settings(db_url=db_url, node="b", **fast)))  # type: ignore[arg-type]
         await b.start()
         try:
             state = await b.table_state(row.id, None)

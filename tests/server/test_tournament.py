@@ -18,7 +18,7 @@ from kozel.server.club import Club
 from kozel.server.settings import Settings
 from kozel.tournament import replay_tournament
 from tests.server.client import Player, in_thread, play_to_the_end, receive
-from tests.server.conftest import RunningServer
+from tests.server.conftest import RunningServer, seeded
 
 FAST = {"bot_delay_ms": 0, "round_pause_seconds": 0, "seed_seconds": 0}
 TILE = re.compile(r"\b[0-6]-[0-6]\b")
@@ -203,7 +203,7 @@ def test_a_tournament_survives_restarts_and_ends_as_it_would_have(tmp_path: Path
     levels = ["greedy", "random", "greedy", "random", "greedy", "random", "greedy"]
 
     async def run(until_games: int | None, tournament_id: int | None, node: str) -> tuple[int, int]:
-        club = Club(Settings(db_url=url, node=node, **FAST))  # type: ignore[arg-type]
+        club = Club(seeded(Settings(db_url=url, node=node, **FAST)))  # type: ignore[arg-type]
         await club.start()
         try:
             if tournament_id is None:
@@ -231,7 +231,7 @@ def test_a_tournament_survives_restarts_and_ends_as_it_would_have(tmp_path: Path
     assert first < second < last
 
     async def read() -> tuple[dict[str, Any], dict[str, Any]]:
-        club = Club(Settings(db_url=url, **FAST))  # type: ignore[arg-type]
+        club = Club(seeded(Settings(db_url=url, **FAST)))  # type: ignore[arg-type]
         await club.start()
         try:
             return await club.tournament(tournament_id), await club.tournament_record(tournament_id)
@@ -252,7 +252,7 @@ def test_a_failed_tournament_step_never_blocks_the_games_end(tmp_path: Path) -> 
     url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
-        club = Club(Settings(db_url=url, lease_seconds=1.5, **FAST))  # type: ignore[arg-type]
+        club = Club(seeded(Settings(db_url=url, lease_seconds=1.5, **FAST)))  # type: ignore[arg-type]
         step = club._tournament_game_over
         failed: list[int] = []
 
