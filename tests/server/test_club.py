@@ -329,7 +329,11 @@ def test_play_with_a_person_never_leaves_two_waiting_for_the_same_game(
 def test_play_with_the_computer_in_one_click(server: RunningServer) -> None:
     guest = player(server)
     guest.guest()
-    table = guest.post("/api/play/computer", {"game": "donkey", "level": "expert"}).json()
+    # a game of one round: three experts think about a tenth of a second a move in Donkey,
+    # and the default game (to 101) took a whole minute of the suite
+    short = {"open_threshold": 1, "loss_limit": 1}
+    wanted = {"game": "donkey", "level": "expert", "options": short}
+    table = guest.post("/api/play/computer", wanted).json()
     assert table["status"] == "started"
     assert [s.get("bot") for s in table["seats"]] == [None, "expert", "expert", "expert"]
     with guest.socket(table["game_id"]) as sock:
