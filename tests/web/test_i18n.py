@@ -25,7 +25,11 @@ DYNAMIC = {
         *("turn", "illegal", "no_table", "read_only"),
     ],
     "level": ["beginner", "amateur", "strong", "expert", "random", "greedy"],
-    "level_help": ["beginner", "amateur", "strong", "expert"],
+    "level_help": [
+        f"{table}{level}"
+        for table in ("", "poker.", "tricks.")
+        for level in ("beginner", "amateur", "strong", "expert")
+    ],
     "judge.unit": ["points", "chips"],
     "bot.animal": [str(n) for n in range(12)],
     "status": ["playing", "finished", "interrupted"],

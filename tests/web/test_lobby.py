@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import DESKTOP, PHONE, Contexts
@@ -141,3 +142,26 @@ def test_a_phones_sheet_shows_all_four_columns(contexts: Contexts) -> None:
         page.wait_for_selector("nav.tabs a")
         columns = page.evaluate(SHEET)
         assert len(columns) == 9 and all(inside for _, inside in columns), (lang, columns)
+
+
+@pytest.mark.parametrize("lang", ["en", "uz"])
+def test_the_levels_are_told_in_the_words_of_the_game_chosen(contexts: Contexts, lang: str) -> None:
+    """A layout game's levels lay tiles; Poker's bet and draw; Trumps' bid and take tricks:
+    the line under the level and the list of levels follow the game chosen."""
+    ui = strings(lang, "ui")
+    page = contexts.page(locale=lang)
+    page.goto("/")
+    page.click("#guest")
+    help_line, listed = page.locator("#level-help"), page.locator("details.levels-help dd")
+    for game, prefix in [("goat", ""), ("poker", "poker."), ("trumps", "tricks."), ("draw", "")]:
+        page.select_option("#game", game)
+        expect(help_line).to_have_text(ui[f"level_help.{prefix}amateur"])
+        page.select_option("#level", "expert")
+        expect(help_line).to_have_text(ui[f"level_help.{prefix}expert"])
+        page.select_option("#level", "amateur")
+        expect(listed).to_have_text(
+            [
+                ui[f"level_help.{prefix}{level}"]
+                for level in ("beginner", "amateur", "strong", "expert")
+            ]
+        )

@@ -5,7 +5,7 @@ import { ChatPanel } from "./chat.js";
 import { h, mount } from "./dom.js";
 import { plural, t } from "./i18n.js";
 import { listNaming, seatNames } from "./names.js";
-import { gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
+import { gameInfo, gameName, gameSummary, offerValid, optionField, optionsSummary, ratedProblem, rules } from "./options.js";
 import { mayTake, seatLine, taken } from "./seats.js";
 import { signInCard } from "./signin.js";
 import { liveGame } from "./live.js";
@@ -16,14 +16,16 @@ import { LiveSocket } from "./socket.js";
 const LEVELS = ["beginner", "amateur", "strong", "expert"];
 const DEFAULT_LEVEL = "amateur";
 
-/** What each level is, in a few words (the lobby's help under its choice of level). */
-function levelsHelp() {
-  return h(
-    "details.levels-help",
-    {},
-    h("summary.small", {}, t("lobby.levels_help")),
-    h("dl.rules-list.small", {}, LEVELS.map((l) => [h("dt", {}, t(`level.${l}`)), h("dd", {}, t(`level_help.${l}`))])),
-  );
+/** What a level plays like, in a few words of the game's own table: a layout game's, Domino
+ * Poker's or Trumps' (the table of tricks). */
+function levelHelp(level, game) {
+  const table = gameInfo(game)?.table ?? "layout";
+  return t(table === "layout" ? `level_help.${level}` : `level_help.${table}.${level}`);
+}
+
+/** What each level is in ``game`` (the lobby's help under its choice of level). */
+function levelsList(game) {
+  return LEVELS.map((l) => [h("dt", {}, t(`level.${l}`)), h("dd", {}, levelHelp(l, game))]);
 }
 const LIVE_EVERY_MS = 10000;
 
@@ -195,10 +197,13 @@ export class LobbyPage {
     const ratedWhy = h("small.help.rated-why#rated-why", { role: "status" });
     let ratedWanted = false; // the player's choice, given back when the options allow it again
     const level = h("select#level", { name: "level", "aria-describedby": "level-help" }, LEVELS.map((l) => h("option", { value: l, selected: l === DEFAULT_LEVEL }, t(`level.${l}`))));
-    const levelHelp = h("small.help#level-help", { role: "status" }, t(`level_help.${DEFAULT_LEVEL}`));
-    level.addEventListener("change", () => {
-      levelHelp.textContent = t(`level_help.${level.value}`);
-    });
+    const help = h("small.help#level-help", { role: "status" });
+    const levels = h("dl.rules-list.small");
+    const sayLevels = () => {
+      help.textContent = levelHelp(level.value, gameSelect.value);
+      mount(levels, levelsList(gameSelect.value));
+    };
+    level.addEventListener("change", sayLevels);
     const error = h("p.error", { role: "alert" });
     let readers = {};
     let setters = {};
@@ -226,6 +231,8 @@ export class LobbyPage {
       );
     };
     gameSelect.addEventListener("change", layoutFields);
+    gameSelect.addEventListener("change", sayLevels);
+    sayLevels();
     presetSelect.addEventListener("change", () => {
       const game = spec();
       for (const o of game.options) setters[o.name](o.default);
@@ -286,9 +293,9 @@ export class LobbyPage {
           {},
           h("div.field", {}, h("label", { for: "game" }, t("lobby.game")), gameSelect, howTo),
           h("div.field", {}, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
-          h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level, levelHelp),
+          h("div.field", {}, h("label", { for: "level" }, t("lobby.level")), level, help),
         ),
-        levelsHelp(),
+        h("details.levels-help", {}, h("summary.small", {}, t("lobby.levels_help")), levels),
         summary,
         h(
           "div.buttons",
@@ -479,7 +486,7 @@ export class LobbyPage {
               toast(explain(e));
             }
           };
-          const level = h("select", { "aria-label": t("lobby.level") }, LEVELS.map((l) => h("option", { value: l, selected: l === DEFAULT_LEVEL, title: t(`level_help.${l}`) }, t(`level.${l}`))));
+          const level = h("select", { "aria-label": t("lobby.level") }, LEVELS.map((l) => h("option", { value: l, selected: l === DEFAULT_LEVEL, title: levelHelp(l, r.game) }, t(`level.${l}`))));
           return h(
             "li.request",
             { "data-request": r.id },
