@@ -17,10 +17,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kozel.core import InvalidOption
-from kozel.game import Game, GameMatch
-from kozel.games import ALL_GAMES, GAMES, get_game
-from kozel.notation import check_lines, dumps
-from kozel.options import Options
+from kozel.engine.game import Game, GameMatch
+from kozel.engine.options import Options
+from kozel.engine.record import dumps
+from kozel.games import ALL_GAMES, GAMES, check_lines, get_game
 from kozel.rules import Ruleset
 from kozel.server.settings import DEFAULT_DB, Settings
 
@@ -355,7 +355,7 @@ def analyse(
     seat: Annotated[int, typer.Option(help="Whose decisions to review.")] = 0,
 ) -> None:
     """Review one seat's decisions: the move played, the best move, the expected loss."""
-    from kozel.notation import RecordError
+    from kozel.engine.errors import RecordError
 
     try:
         lines = [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]

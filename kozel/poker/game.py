@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch, GameMove, GameView, Review
-from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
+from kozel.engine.game import Game, GameBot, GameMatch, GameMove, GameView, Review
+from kozel.engine.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.views import PokerView
 
@@ -54,7 +54,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 @dataclass(frozen=True)
 class PokerGame(DeclaredOptions):
-    """Domino Poker (docs/rules.md#poker-game): a :class:`kozel.game.Game` not played on a
+    """Domino Poker (docs/rules.md#poker-game): a :class:`kozel.engine.game.Game` not played on a
     layout."""
 
     id: str = "poker"
@@ -86,9 +86,9 @@ class PokerGame(DeclaredOptions):
     def review(self, record: dict[str, Any], seat: int) -> Review:
         """Each decision valued by the expert in chips expected from there on (a discard: its
         expected share of the pot as it stands)."""
+        from kozel.engine.review import RecordReview
         from kozel.poker.bots import ExpertPokerBot
         from kozel.poker.record import replay
-        from kozel.review import RecordReview
 
         analyst = ExpertPokerBot(0)
         return RecordReview(record, seat, replay, analyst.analyse, "chips")

@@ -1,6 +1,6 @@
 """A session of Domino Poker: hands until one player holds every chip or ``hands`` are played
 (docs/rules.md#poker-decisions items 3 and 4). :class:`PokerMatch` implements
-:class:`kozel.game.GameMatch`.
+:class:`kozel.engine.game.GameMatch`.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.codec import is_int, want
 from kozel.core import TILE_NAMES, IllegalMove, Tile
-from kozel.options import Options
+from kozel.engine.errors import is_int, want
+from kozel.engine.options import Options
+from kozel.engine.result import MatchResult
 from kozel.poker.hand import PokerHand
 from kozel.poker.hands import HAND_SIZE, POKER_TILES
 from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
-from kozel.scoring.base import MatchResult
 
 if TYPE_CHECKING:
     from kozel.poker.views import PokerView
@@ -129,7 +129,7 @@ class PokerMatch:
         """Play a stored deal. With the hand's ``stream`` (a verifiable shuffle's) the deal
         must be the one the stream deals (``ValueError`` otherwise), and the stream, drawn on
         past the deal, shuffles the hand's discards."""
-        from kozel.codec import read_tile
+        from kozel.engine.errors import read_tile
 
         if not self.needs_deal:
             raise IllegalMove("no deal is due")

@@ -14,12 +14,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, IllegalMove
+from kozel.engine.errors import MoveError, is_int, read_tile, want
+from kozel.engine.record import check_result, read_frame, record_frame, same
 from kozel.poker.hand import PokerHand
 from kozel.poker.match import PokerMatch, PokerOptions, deal_hand
 from kozel.poker.moves import PokerMove, move_from_dict
-from kozel.records import check_result, read_frame, record_frame, same
 from kozel.shuffle import deal_differences
 
 BeforeMove = Callable[[PokerMatch, int, int, PokerMove], None]

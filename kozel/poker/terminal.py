@@ -16,8 +16,8 @@ from typing import Any
 from rich.console import Console
 
 from kozel.core import TILE_NAMES, parse_tile
-from kozel.game import Game
-from kozel.options import Options
+from kozel.engine.game import Game
+from kozel.engine.options import Options
 from kozel.poker.hands import CATEGORIES, strength
 from kozel.poker.match import PokerMatch
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, PokerMove, Raise

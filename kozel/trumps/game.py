@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch, GameMove, GameView, Review
-from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
+from kozel.engine.game import Game, GameBot, GameMatch, GameMove, GameView, Review
+from kozel.engine.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.views import TrumpsView
 
@@ -30,8 +30,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 @dataclass(frozen=True)
 class TrumpsGame(DeclaredOptions):
-    """Trumps (docs/rules.md#trumps-game): a :class:`kozel.game.Game` played in tricks, not on a
-    layout."""
+    """Trumps (docs/rules.md#trumps-game): a :class:`kozel.engine.game.Game` played in tricks,
+    not on a layout."""
 
     id: str = "trumps"
     title: str = "Trumps"
@@ -60,7 +60,7 @@ class TrumpsGame(DeclaredOptions):
     def review(self, record: dict[str, Any], seat: int) -> Review:
         """Naming trumps and every tile laid, valued by the expert in points of the hand
         (its pair's less the other's); bids are not reviewed."""
-        from kozel.review import RecordReview
+        from kozel.engine.review import RecordReview
         from kozel.trumps.bots import ExpertTrumpsBot
         from kozel.trumps.record import replay
 

@@ -1,5 +1,5 @@
 """A game of Trumps: hands until a pair reaches the target (docs/rules.md#trumps-game, Decisions 1,
-4 and 5). :class:`TrumpsMatch` implements :class:`kozel.game.GameMatch`."""
+4 and 5). :class:`TrumpsMatch` implements :class:`kozel.engine.game.GameMatch`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.codec import read_tile, want
 from kozel.core import TILE_COUNT, TILE_NAMES, IllegalMove, Tile
-from kozel.options import Options
-from kozel.scoring.base import MatchResult
+from kozel.engine.errors import read_tile, want
+from kozel.engine.options import Options
+from kozel.engine.result import MatchResult
 from kozel.trumps.hand import SEATS, TrumpsHand, pair_of
 from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
 from kozel.trumps.tiles import HAND_TILES

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kozel.codec import MoveError, is_int, want
 from kozel.core import TILE_NAMES, IllegalMove
-from kozel.records import check_result, read_frame, record_frame, same
+from kozel.engine.errors import MoveError, is_int, want
+from kozel.engine.record import check_result, read_frame, record_frame, same
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.moves import TrumpsMove
 

@@ -15,8 +15,8 @@ from typing import Any
 from rich.console import Console
 
 from kozel.core import TILE_NAMES, parse_tile
-from kozel.game import Game
-from kozel.options import Options
+from kozel.engine.game import Game
+from kozel.engine.options import Options
 from kozel.trumps.match import TrumpsMatch
 from kozel.trumps.moves import PASS, Bid, Lay, NameTrumps, TrumpsMove
 from kozel.trumps.views import TrumpsView, trumps_view

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kozel.options import Options, OptionSpec, OptionValue
-from kozel.scoring.base import MatchResult
+from kozel.engine.options import Options, OptionSpec, OptionValue
+from kozel.engine.result import MatchResult
 
 GameMove = Any
 """A move of some game: a small frozen value of that game's own move types (layout games:
