@@ -422,17 +422,17 @@ def _layout_terminal(
 def _poker_terminal(
     game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
 ) -> None:
-    from kozel.poker.terminal import play_poker
+    from kozel.poker.terminal import PokerTerminal
 
-    play_poker(game, opts, bots, seat, seed, console)
+    PokerTerminal(game, opts, bots, seat, seed, console).run()
 
 
 def _tricks_terminal(
     game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
 ) -> None:
-    from kozel.trumps.terminal import play_trumps
+    from kozel.trumps.terminal import TrumpsTerminal
 
-    play_trumps(game, opts, bots, seat, seed, console)
+    TrumpsTerminal(game, opts, bots, seat, seed, console).run()
 
 
 TERMINALS: dict[str, Callable[[Game, Options, str, int, int | None, Console], None]] = {

@@ -9,8 +9,7 @@ from typing import Any
 
 from kozel.core import InvalidOption
 from kozel.engine.errors import RecordError, is_int, want
-from kozel.engine.game import Game
-from kozel.engine.options import Options
+from kozel.engine.options import DeclaredOptions, Options
 from kozel.engine.result import MatchResult
 
 FORMAT = "kozel-record/1"
@@ -54,7 +53,7 @@ def game_of(record: object) -> str:
 
 
 def record_frame(
-    game: Game, opts: Options, seats: list[str], seed: int | None, rounds: list[Any]
+    game: DeclaredOptions, opts: Options, seats: list[str], seed: int | None, rounds: list[Any]
 ) -> dict[str, Any]:
     """A record's fields before its ``result``."""
     return {
@@ -67,7 +66,9 @@ def record_frame(
     }
 
 
-def read_frame(record: dict[str, Any], game: Game) -> tuple[Options, int | None, list[Any]]:
+def read_frame(
+    record: dict[str, Any], game: DeclaredOptions
+) -> tuple[Options, int | None, list[Any]]:
     """A record's options, seed and rounds, once its format, game, options, seats (one per
     player), seed and rounds (at least one) are checked; ``RecordError`` saying what is
     wrong."""
