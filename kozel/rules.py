@@ -1,6 +1,7 @@
 """A layout game's rules: data (deal, layout, turns, options) plus the few hooks data cannot
 express. Every game played on a layout is a :class:`Ruleset`; the games themselves are
-defined in :mod:`kozel.games`.
+defined in :mod:`kozel.layouts`, each a :class:`~kozel.layouts.LayoutGame` (the rules behind
+the game protocol).
 
 A game request names a game and sets some of its options; :meth:`Ruleset.options` fills in
 the defaults and validates everything, raising :class:`~kozel.core.InvalidOption` with the

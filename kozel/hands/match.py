@@ -57,7 +57,8 @@ class HandsMatch(Generic[Opts, H, M, V]):
     """A game played in hands, from the first deal to its result."""
 
     rules: ClassVar[DeclaredOptions]
-    """The game's options, as its record's frame writes them."""
+    """The game as its options declare it: what the record's frame names (its id and
+    options)."""
     score_name: ClassVar[str] = "scores"
     """What the record calls the final scores (:attr:`MatchResult.score_name`)."""
     compared: ClassVar[tuple[str, ...]]
