@@ -59,7 +59,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from kozel import patch
-from kozel.notation import replay
+from kozel.games import replay_layout
 from kozel.server.db import Game, GameEvent
 
 HOST = "127.0.0.1"
@@ -840,7 +840,7 @@ class Chaos:
             return [f"game {played.game_id}: no record ({response.status_code})"]
         record = response.json()
         try:
-            replay(record)
+            replay_layout(record)
         except ValueError as error:
             return [f"game {played.game_id}: the record does not replay: {error}"]
         failures = []

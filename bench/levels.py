@@ -27,9 +27,9 @@ from itertools import pairwise
 from typing import Any
 
 from kozel.bots import CLUB_LEVELS
-from kozel.game import Game
+from kozel.engine.game import Game
+from kozel.engine.options import Options
 from kozel.games import ALL_GAMES, BLOCK, GOAT
-from kozel.options import Options
 from kozel.simulate import Summary, simulate
 
 GAMES: dict[str, tuple[Game, Options]] = {

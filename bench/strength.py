@@ -37,6 +37,7 @@ from collections.abc import Callable
 
 from kozel.bots import LEVELS, Bot
 from kozel.bots.expert import ExpertBot, Tuning
+from kozel.engine.options import Options
 from kozel.games import (
     ALL_FIVES,
     ALL_THREES,
@@ -50,7 +51,6 @@ from kozel.games import (
     TELEPHONE,
     THREES_FIVES,
 )
-from kozel.options import Options
 from kozel.rules import Ruleset
 from kozel.simulate import Summary, simulate
 

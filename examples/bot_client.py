@@ -37,7 +37,7 @@ import websockets
 
 from kozel import patch
 from kozel.core import InvalidOption
-from kozel.game import Game, GameBot
+from kozel.engine.game import Game, GameBot
 from kozel.games import get_game
 from kozel.verify import verify
 

@@ -6,9 +6,9 @@ import random
 import time
 
 from kozel.core import DOUBLES_MASK, TILE_COUNT
-from kozel.game import Game
+from kozel.engine.game import Game
+from kozel.engine.options import Options
 from kozel.games import GOAT
-from kozel.options import Options
 from kozel.round import Round, deal_tiles
 from kozel.rules import Ruleset
 

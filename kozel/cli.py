@@ -17,10 +17,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kozel.core import InvalidOption
-from kozel.game import Game, GameMatch
-from kozel.games import ALL_GAMES, GAMES, get_game
-from kozel.notation import check_lines, dumps
-from kozel.options import Options
+from kozel.engine.game import Game, GameMatch
+from kozel.engine.options import Options
+from kozel.engine.record import dumps
+from kozel.games import ALL_GAMES, GAMES, check_lines, get_game
 from kozel.rules import Ruleset
 from kozel.server.settings import DEFAULT_DB, Settings
 
@@ -355,7 +355,7 @@ def analyse(
     seat: Annotated[int, typer.Option(help="Whose decisions to review.")] = 0,
 ) -> None:
     """Review one seat's decisions: the move played, the best move, the expected loss."""
-    from kozel.notation import RecordError
+    from kozel.engine.errors import RecordError
 
     try:
         lines = [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -422,17 +422,17 @@ def _layout_terminal(
 def _poker_terminal(
     game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
 ) -> None:
-    from kozel.poker.terminal import play_poker
+    from kozel.poker.terminal import PokerTerminal
 
-    play_poker(game, opts, bots, seat, seed, console)
+    PokerTerminal(game, opts, bots, seat, seed, console).run()
 
 
 def _tricks_terminal(
     game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
 ) -> None:
-    from kozel.trumps.terminal import play_trumps
+    from kozel.trumps.terminal import TrumpsTerminal
 
-    play_trumps(game, opts, bots, seat, seed, console)
+    TrumpsTerminal(game, opts, bots, seat, seed, console).run()
 
 
 TERMINALS: dict[str, Callable[[Game, Options, str, int, int | None, Console], None]] = {

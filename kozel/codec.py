@@ -12,7 +12,7 @@ asked about the hundred declines it (a record leaves the refusal out).
 >>> parse_move({"seat": 2, "play": "3-1", "arm": 1}, "move 4", 4)
 Traceback (most recent call last):
 ...
-kozel.codec.MoveError: move 4: tile '3-1' must be written low half first: '1-3'
+kozel.engine.errors.MoveError: move 4: tile '3-1' must be written low half first: '1-3'
 """
 
 from __future__ import annotations
@@ -31,34 +31,10 @@ from kozel.core import (
     Play,
     PlayDoubles,
     Tile,
-    parse_tile,
 )
+from kozel.engine.errors import is_int, read_tile, want
 
 MOVE_KINDS = ("play", "doubles", "draw", "knock")
-
-
-class MoveError(ValueError):
-    """A move (or record) that is malformed; the message says where and what."""
-
-
-def want(cond: bool, message: str) -> None:
-    """Raise :class:`MoveError` with ``message`` unless ``cond``."""
-    if not cond:
-        raise MoveError(message)
-
-
-def is_int(value: object) -> bool:
-    """A JSON integer (not a boolean)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def read_tile(value: object, where: str) -> Tile:
-    want(isinstance(value, str), f"{where}: a tile must be a string 'a-b', got {value!r}")
-    assert isinstance(value, str)
-    try:
-        return parse_tile(value)
-    except ValueError as err:
-        raise MoveError(f"{where}: {err}") from None
 
 
 def move_to_dict(move: Move) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 decision with a choice (the move played, the expert's move, the expected loss and the most
 the decision could lose), the large mistakes marked, and an accuracy for the game.
 
-The review of each game is its own (:meth:`kozel.game.Game.review`): in a layout game the
+The review of each game is its own (:meth:`kozel.engine.game.Game.review`): in a layout game the
 expert's playouts (:mod:`kozel.bots.review`, at the budget given here), in Domino Poker the
 poker expert's chips, in Trumps the trumps expert's points (its bids are not judged). Every
 decision is valued from the seat's own view at that moment (its hand, the public history):
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from kozel.game import Decision
+from kozel.engine.game import Decision
 
 MISTAKE_SHARE = 0.5
 """A large mistake loses at least this share of what the decision could lose,"""
@@ -64,15 +64,15 @@ def judge_seat(record: dict[str, Any], seat: int, worlds: int, playouts: int) ->
     """The judgement of ``seat``'s decisions in ``record`` (a finished game's, already checked
     by the club): ``{"seat", "unit", "skipped", "judged", "decisions": [...], "accuracy",
     "mistakes", "loss"}``. ``worlds`` and ``playouts``: the layout expert's budget for each
-    decision. Raises ``kozel.notation.RecordError`` if the record does not replay."""
+    decision. Raises ``kozel.engine.errors.RecordError`` if the record does not replay."""
     from kozel.games import ALL_GAMES
-    from kozel.rules import Ruleset
+    from kozel.layouts import LayoutGame
 
     rules = ALL_GAMES[record["game"]]
     unit = "points"
     skipped = ""
     decisions: Iterable[Decision]
-    if isinstance(rules, Ruleset):
+    if isinstance(rules, LayoutGame):
         from kozel.bots.expert import Budget
         from kozel.bots.kernel import supports
         from kozel.bots.review import review

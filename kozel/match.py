@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from kozel.codec import is_int, move_to_dict, parse_move, read_tile, want
+from kozel.codec import event_to_dict, move_to_dict, parse_move
 from kozel.core import (
     TILE_COUNT,
     TILE_NAMES,
@@ -23,15 +23,16 @@ from kozel.core import (
     Tile,
     tiles_of,
 )
-from kozel.options import Options
+from kozel.engine.errors import is_int, read_tile, want
+from kozel.engine.options import Options
+from kozel.engine.record import FORMAT
+from kozel.engine.result import MatchResult
 from kozel.round import Deal, Round, RoundEnd, deal_tiles
 from kozel.rules import Ruleset
-from kozel.scoring.base import Cell, MatchResult, Settlement
+from kozel.scoring.base import Cell, Settlement
+from kozel.views import SeatView, view_dicts, view_for
 
-if TYPE_CHECKING:
-    from kozel.views import SeatView
-
-__all__ = ["Match", "MatchResult", "RoundResult"]
+__all__ = ["Match", "MatchResult", "RoundResult", "record_of", "round_sheet"]
 
 
 class RoundChance(NamedTuple):
@@ -128,7 +129,7 @@ class Match:
     def turn(self) -> int:
         return self.round.turn
 
-    # --- the game protocol (kozel.game.GameMatch) -----------------------------------------
+    # --- the game protocol (kozel.engine.game.GameMatch) -----------------------------------------
 
     @property
     def to_move(self) -> int | None:
@@ -195,13 +196,9 @@ class Match:
         return move_to_dict(move)
 
     def view(self, seat: int | None, hints: bool = False) -> SeatView:
-        from kozel.views import view_for
-
         return view_for(self, seat, hints)
 
     def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
-        from kozel.views import view_dicts
-
         return view_dicts(self, seats, hints)
 
     def progress(self) -> tuple[int, int]:
@@ -218,8 +215,6 @@ class Match:
         return [[TILE_NAMES[t] for t in tiles_of(hand)] for hand in self.round.hands]
 
     def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
-        from kozel.notation import round_sheet
-
         return [
             {
                 **round_sheet(result),
@@ -229,8 +224,6 @@ class Match:
         ]
 
     def record(self, seats: list[str]) -> dict[str, Any]:
-        from kozel.notation import record_of
-
         return record_of(self, seats)
 
     def copy(self) -> Match:
@@ -404,3 +397,57 @@ class Match:
         self.sheet = settlement.sheet
         self.eggs = settlement.eggs
         self.result = settlement.result
+
+
+# --- the record -----------------------------------------------------------------------
+
+
+def round_sheet(result: RoundResult) -> dict[str, Any]:
+    """A finished round's public part, as in the record: how it ended, every hand's count,
+    each scoring unit's sheet entry (before, charged, after) and the eggs carried on."""
+    return {
+        "end": result.end_dict(),
+        "counts": list(result.counts),
+        "sheet": [dict(entry) for entry in result.entries],
+        "eggs": result.eggs,
+    }
+
+
+def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
+    """The ``kozel-record/1`` record of a match (finished or not)."""
+    rounds: list[dict[str, Any]] = []
+    for result in match.results:
+        rnd = result.round
+        moves = [
+            event_to_dict(seat, move, drawn)
+            for seat, move, drawn in rnd.history
+            if type(move) is not DeclineHundred  # the record writes no refused hundred
+        ]
+        if match.scoring.scores_during_play:
+            for entry, points in zip(moves, result.points, strict=True):
+                if "play" in entry or "doubles" in entry:
+                    entry["points"] = points
+        lot = {"lot": [TILE_NAMES[t] for t in match.lot]} if match.lot and not rounds else {}
+        rounds.append(
+            {
+                **lot,
+                "redeals": result.redeals,
+                "deal": {
+                    "hands": [[TILE_NAMES[t] for t in hand] for hand in result.deal.hands],
+                    "bazaar": [TILE_NAMES[t] for t in result.deal.bazaar],
+                },
+                "moves": moves,
+                **round_sheet(result),
+            }
+        )
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": match.rules.id,
+        "options": match.rules.options_dict(match.opts),
+        "seats": list(seats),
+        "seed": match.seed,
+        "rounds": rounds,
+    }
+    if match.result is not None:
+        record["result"] = match.result.to_dict()
+    return record

@@ -1,18 +1,18 @@
-"""Game records, ``kozel-record/1`` (docs/record.md): write, read and replay-check.
+"""The layout games' records, ``kozel-record/1`` (docs/record.md), read and replay-checked
+(a match writes its own: :func:`kozel.match.record_of`; the frame every game shares:
+:mod:`kozel.engine.record`).
 
-:func:`record_of` writes a finished :class:`~kozel.match.Match`; :func:`replay` re-runs a record
-through the rules and raises :class:`RecordError` naming the **first** discrepancy (where, what
-the record says, what the rules give). Unknown fields are ignored, as the format asks.
+:func:`replay` re-runs a record through the rules and raises
+:class:`~kozel.engine.errors.RecordError` naming the **first** discrepancy (where, what the
+record says, what the rules give). Unknown fields are ignored, as the format asks.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
-from kozel.codec import MoveError, event_to_dict, is_int, parse_move, read_tile, want
+from kozel.codec import parse_move
 from kozel.core import (
     DECLINE_HUNDRED,
     DRAW,
@@ -23,105 +23,18 @@ from kozel.core import (
     Play,
     PlayDoubles,
 )
-from kozel.game import GameMatch
-from kozel.games import get_game, get_layout_game
-from kozel.match import Match, RoundResult
+from kozel.engine.errors import RecordError, is_int, read_tile, want
+from kozel.engine.record import field, game_of, seats_as_set
+from kozel.match import Match
 from kozel.round import Deal
-
-FORMAT = "kozel-record/1"
-TOURNAMENT_FORMAT = "kozel-tournament/1"
-"""A micro-tournament's record (:mod:`kozel.tournament`): a file line may hold one."""
-
-
-RecordError = MoveError
-"""A record that is malformed or disagrees with the rules; the message says where."""
-
-__all__ = [
-    "FORMAT",
-    "LineReport",
-    "RecordError",
-    "check_lines",
-    "dumps",
-    "parse_move",
-    "record_of",
-    "replay",
-    "replay_game",
-    "round_sheet",
-]
-
-
-# --- writing ----------------------------------------------------------------------------
-
-
-def round_sheet(result: RoundResult) -> dict[str, Any]:
-    """A finished round's public part, as in the record: how it ended, every hand's count,
-    each scoring unit's sheet entry (before, charged, after) and the eggs carried on."""
-    return {
-        "end": result.end_dict(),
-        "counts": list(result.counts),
-        "sheet": [dict(entry) for entry in result.entries],
-        "eggs": result.eggs,
-    }
-
-
-def record_of(match: Match, seats: list[str]) -> dict[str, Any]:
-    """The ``kozel-record/1`` record of a match (finished or not)."""
-    rounds: list[dict[str, Any]] = []
-    for result in match.results:
-        rnd = result.round
-        moves = [
-            event_to_dict(seat, move, drawn)
-            for seat, move, drawn in rnd.history
-            if type(move) is not DeclineHundred  # the record writes no refused hundred
-        ]
-        if match.scoring.scores_during_play:
-            for entry, points in zip(moves, result.points, strict=True):
-                if "play" in entry or "doubles" in entry:
-                    entry["points"] = points
-        lot = {"lot": [TILE_NAMES[t] for t in match.lot]} if match.lot and not rounds else {}
-        rounds.append(
-            {
-                **lot,
-                "redeals": result.redeals,
-                "deal": {
-                    "hands": [[TILE_NAMES[t] for t in hand] for hand in result.deal.hands],
-                    "bazaar": [TILE_NAMES[t] for t in result.deal.bazaar],
-                },
-                "moves": moves,
-                **round_sheet(result),
-            }
-        )
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "game": match.rules.id,
-        "options": match.rules.options_dict(match.opts),
-        "seats": list(seats),
-        "seed": match.seed,
-        "rounds": rounds,
-    }
-    if match.result is not None:
-        record["result"] = match.result.to_dict()
-    return record
-
-
-def dumps(record: dict[str, Any]) -> str:
-    """One record as one JSON line."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-
-
-# --- reading ----------------------------------------------------------------------------
-
-
-def _field(obj: dict[str, Any], key: str, where: str) -> Any:
-    want(key in obj, f"{where}: missing {key!r}")
-    return obj[key]
+from kozel.rules import Ruleset
 
 
 def _parse_deal(raw: object, where: str) -> Deal:
     want(isinstance(raw, dict), f"{where}: 'deal' must be an object")
     assert isinstance(raw, dict)
-    hands = _field(raw, "hands", f"{where} deal")
-    bazaar = _field(raw, "bazaar", f"{where} deal")
+    hands = field(raw, "hands", f"{where} deal")
+    bazaar = field(raw, "bazaar", f"{where} deal")
     want(isinstance(hands, list), f"{where}: deal.hands must be a list of hands")
     want(isinstance(bazaar, list), f"{where}: deal.bazaar must be a list of tiles")
     parsed = []
@@ -152,51 +65,28 @@ def _same(where: str, what: str, recorded: object, computed: object) -> None:
         raise RecordError(f"{where}: {what} is {recorded!r} but the rules give {computed!r}")
 
 
-def _game_of(record: object) -> str:
-    """The game a record names, after checking that it is a record of this format."""
-    want(isinstance(record, dict), "a record must be a JSON object")
+def replay(record: object, rules_of: Callable[[str], Ruleset]) -> Match:
+    """Re-run a record of a layout game through the rules (``rules_of`` the game it names,
+    once the record's format and options are checked); return the match, or raise
+    ``RecordError``. Any game's record by the game it names: :func:`kozel.games.replay_game`."""
+    game = game_of(record)
     assert isinstance(record, dict)
-    fmt = record.get("format")
-    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
-    game = _field(record, "game", "record")
-    want(isinstance(game, str), f"game must be a string, got {game!r}")
-    assert isinstance(game, str)
-    return game
-
-
-def replay_game(record: object) -> GameMatch:
-    """Re-run a record of any game through its rules (:meth:`kozel.game.Game.replay`); return
-    the match, or raise ``RecordError``."""
-    game = _game_of(record)
-    assert isinstance(record, dict)
-    try:
-        rules = get_game(game)
-    except InvalidOption as err:
-        raise RecordError(str(err)) from None
-    return rules.replay(record)
-
-
-def replay(record: object) -> Match:
-    """Re-run a record of a layout game through the rules; return the match, or raise
-    ``RecordError``."""
-    game = _game_of(record)
-    assert isinstance(record, dict)
-    raw_options = _field(record, "options", "record")
+    raw_options = field(record, "options", "record")
     want(isinstance(raw_options, dict), "options must be an object")
     try:
-        rules = get_layout_game(game)
+        rules = rules_of(game)
         opts = rules.options(raw_options, complete=True)
     except InvalidOption as err:
         raise RecordError(str(err)) from None
-    seats = _field(record, "seats", "record")
+    seats = field(record, "seats", "record")
     want(
         isinstance(seats, list) and all(isinstance(s, str) for s in seats),
         "seats must be a list of strings",
     )
     want(len(seats) == opts.players, f"seats lists {len(seats)} seats for {opts.players} players")
-    seed = _field(record, "seed", "record")
+    seed = field(record, "seed", "record")
     want(seed is None or is_int(seed), f"seed must be an integer or null, got {seed!r}")
-    rounds = _field(record, "rounds", "record")
+    rounds = field(record, "rounds", "record")
     want(isinstance(rounds, list) and len(rounds) > 0, "rounds must be a non-empty list")
 
     match = Match(rules, opts, seed)
@@ -206,7 +96,7 @@ def replay(record: object) -> Match:
         want(isinstance(raw_round, dict), f"{where}: must be an object")
         _replay_round(match, raw_round, where)
     want(match.over, f"round {len(rounds)}: the game is not over after the last round")
-    result = _field(record, "result", "record")
+    result = field(record, "result", "record")
     want(isinstance(result, dict), "result must be an object")
     res = match.result
     assert res is not None
@@ -223,22 +113,10 @@ def replay(record: object) -> Match:
     return match
 
 
-def seats_as_set(value: object) -> object:
-    """A list of seats or units in seat order (a record may name them in any order); any
-    other value as it is, for the comparison to report.
-
-    >>> seats_as_set([2, 0]), seats_as_set("x")
-    ([0, 2], 'x')
-    """
-    if isinstance(value, list) and all(is_int(s) for s in value):
-        return sorted(value)
-    return value
-
-
 def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
-    redeals = _field(raw, "redeals", where)
+    redeals = field(raw, "redeals", where)
     want(is_int(redeals) and redeals >= 0, f"{where}: redeals must be an integer >= 0")
-    deal = _parse_deal(_field(raw, "deal", where), where)
+    deal = _parse_deal(field(raw, "deal", where), where)
     lot = None
     if "lot" in raw and not match.results and match.rules.uses_lot(match.opts):
         want(isinstance(raw["lot"], list), f"{where}: lot must be a list of tiles")
@@ -249,7 +127,7 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
         rnd = match.next_round(deal, redeals, lot, _place_lot(match, raw))
     except ValueError as err:
         raise RecordError(f"{where}: {err}") from None
-    moves = _field(raw, "moves", where)
+    moves = field(raw, "moves", where)
     want(isinstance(moves, list), f"{where}: moves must be a list")
     players = match.opts.players
     for j, raw_move in enumerate(moves, start=1):
@@ -283,7 +161,7 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
         if match.scoring.scores_during_play and isinstance(move, Play | PlayDoubles):
             want("points" in raw_move, f"{at}: a play in {match.rules.id} carries its points")
             _same(at, "points", raw_move["points"], match.points[-1])
-    end = _field(raw, "end", where)
+    end = field(raw, "end", where)
     want(isinstance(end, dict), f"{where}: end must be an object")
     kind, end_seat = end.get("kind"), end.get("seat")
     if not rnd.over:
@@ -309,7 +187,7 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
     if not rnd.closed_both and end.get("closed_both", False) is not False:
         _same(where, "end.closed_both", end["closed_both"], False)
     _same(where, "counts", raw.get("counts"), result.counts)
-    sheet = _field(raw, "sheet", where)
+    sheet = field(raw, "sheet", where)
     want(
         isinstance(sheet, list) and len(sheet) == len(result.after),
         f"{where}: sheet must list {len(result.after)} scoring units",
@@ -337,39 +215,3 @@ def _place_lot(match: Match, raw: dict[str, Any]) -> list[int] | None:
     if isinstance(places, list) and all(is_int(s) for s in places) and sorted(places) == seats:
         return places
     return None
-
-
-@dataclass(frozen=True)
-class LineReport:
-    """The check of one line of a records file: ``error`` is ``None`` when it replays clean."""
-
-    line: int
-    error: str | None
-    rounds: int = 0
-
-
-def check_lines(lines: Iterable[str]) -> Iterator[LineReport]:
-    """Replay every non-blank line of a JSON Lines file (a ``kozel-tournament/1`` line is
-    checked as a whole tournament; its report counts games as rounds)."""
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as err:
-            yield LineReport(number, f"not valid JSON: {err}")
-            continue
-        try:
-            if isinstance(record, dict) and record.get("format") == TOURNAMENT_FORMAT:
-                from kozel.tournament import replay_tournament
-
-                rounds = len(replay_tournament(record).games)
-            else:
-                replay_game(record)
-                rounds = len(record["rounds"])
-        except RecordError as err:
-            yield LineReport(number, str(err))
-        except RecursionError:
-            yield LineReport(number, "the record is nested too deeply")
-        else:
-            yield LineReport(number, None, rounds)

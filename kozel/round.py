@@ -43,7 +43,7 @@ from kozel.core import (
     mask_of,
     tiles_of,
 )
-from kozel.options import Options
+from kozel.engine.options import Options
 from kozel.rules import HAND_SIZE, Ruleset
 from kozel.shuffle import DealStream
 

@@ -1,6 +1,7 @@
 """A layout game's rules: data (deal, layout, turns, options) plus the few hooks data cannot
 express. Every game played on a layout is a :class:`Ruleset`; the games themselves are
-defined in :mod:`kozel.games`.
+defined in :mod:`kozel.layouts`, each a :class:`~kozel.layouts.LayoutGame` (the rules behind
+the game protocol).
 
 A game request names a game and sets some of its options; :meth:`Ruleset.options` fills in
 the defaults and validates everything, raising :class:`~kozel.core.InvalidOption` with the
@@ -17,21 +18,16 @@ kozel.core.InvalidOption: option 'players' must be one of 2, 3, 4; got 5
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from kozel.core import HIGH, IS_DOUBLE, PIPS, TILE_COUNT, Tile, pips_of
-from kozel.options import DeclaredOptions, Options, OptionSpec, OptionValue
+from kozel.engine.options import DeclaredOptions, Options, OptionSpec, OptionValue
 from kozel.scoring.base import Scoring
 
 if TYPE_CHECKING:
-    from kozel.bots.base import Bot
-    from kozel.bots.review import LayoutReview
-    from kozel.core import Move
-    from kozel.match import Match, RoundResult
-    from kozel.views import SeatView
+    from kozel.match import RoundResult
 
 HAND_SIZE = 7
 
@@ -213,84 +209,6 @@ class Ruleset(DeclaredOptions):
         return self.unrated_reason or super().rated_problem(opts)
 
     # --- matches, deals and leads -------------------------------------------------------------
-
-    def new_match(self, opts: Options, seed: int | None = None) -> Match:
-        """A new game with these options; ``seed`` makes its deals reproducible."""
-        from kozel.match import Match
-
-        return Match(self, opts, seed)
-
-    def replay(self, record: dict[str, Any]) -> Match:
-        """Re-run a record of this game (:func:`kozel.notation.replay`)."""
-        from kozel.codec import want
-        from kozel.notation import replay
-
-        game = record.get("game")
-        want(game == self.id, f"the record is of {game!r}, not of {self.id!r}")
-        return replay(record)
-
-    def review(self, record: dict[str, Any], seat: int) -> LayoutReview:
-        """The review of one seat's decisions (:mod:`kozel.bots.review`)."""
-        from kozel.bots.review import LayoutReview
-
-        return LayoutReview(self.replay(record), seat)
-
-    def view_from_dict(self, data: dict[str, Any]) -> SeatView:
-        """:func:`kozel.views.view_from_dict`."""
-        from kozel.views import view_from_dict
-
-        return view_from_dict(data)
-
-    def move_to_dict(self, move: Move) -> dict[str, Any]:
-        """:func:`kozel.codec.move_to_dict`."""
-        from kozel.codec import move_to_dict
-
-        return move_to_dict(move)
-
-    def check_deal(
-        self, opts: Options, number: int, recorded: dict[str, Any], stream: random.Random
-    ) -> list[str]:
-        """The round's chance drawn again from ``stream`` (:meth:`Match.draw_chance`: the lot,
-        the deal with its redeals, the lot for equal counts) against the record's round."""
-        from kozel.core import TILE_NAMES
-        from kozel.match import Match
-        from kozel.round import places_by
-        from kozel.shuffle import deal_differences
-
-        chance = Match(self, opts).draw_chance(stream, number == 1)
-        names = [[TILE_NAMES[t] for t in hand] for hand in chance.deal.hands]
-        out = deal_differences(
-            recorded.get("deal"), names, [TILE_NAMES[t] for t in chance.deal.bazaar]
-        )
-        if recorded.get("redeals") != chance.redeals:
-            out.append(
-                f"{recorded.get('redeals')!r} redeals in the record; the shuffle makes "
-                f"{chance.redeals}"
-            )
-        if chance.lot is not None:
-            lot = [TILE_NAMES[t] for t in chance.lot]
-            if recorded.get("lot") != lot:
-                out.append(
-                    f"the lot is {recorded.get('lot')!r} in the record; the shuffle draws {lot}"
-                )
-        end, counts = recorded.get("end"), recorded.get("counts")
-        if chance.place_lot is not None and isinstance(end, dict) and "places" in end:
-            try:
-                places = places_by(end["seat"], counts, chance.place_lot)  # type: ignore[arg-type]
-            except (TypeError, IndexError, KeyError):
-                places = None
-            if end["places"] != places:
-                out.append(
-                    f"the places are {end['places']!r} in the record; the shuffle's lot for "
-                    f"equal counts gives {places}"
-                )
-        return out
-
-    def make_bot(self, level: str, seed: int | None = None) -> Bot:
-        """A bot of the layout games by level (:func:`kozel.bots.make_bot`)."""
-        from kozel.bots import make_bot
-
-        return make_bot(level, seed)
 
     def hand_size(self, opts: Options) -> int:
         """Tiles dealt to each player with these options."""

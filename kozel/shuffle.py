@@ -20,7 +20,7 @@ The algorithm, ``hmac-sha256-fisher-yates/1`` (docs/shuffle.md says it for other
   down to 1, swap item ``i`` with item ``j``, a number below ``i + 1``.
 
 The engine stays pure: the stream is a :class:`random.Random` given to a game's own dealing
-(:meth:`kozel.game.GameMatch.deal_next`); the secret and its storage are the server's.
+(:meth:`kozel.engine.game.GameMatch.deal_next`); the secret and its storage are the server's.
 
 >>> stream = round_stream("00" * 32, ["alice-seed", None], 1)
 >>> items = list(range(10))

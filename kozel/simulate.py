@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozel.game import Game, GameBot, GameMatch
-from kozel.options import Options
+from kozel.engine.game import Game, GameBot, GameMatch
+from kozel.engine.options import Options
 
 Z95 = 1.959964
 

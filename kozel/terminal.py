@@ -49,9 +49,9 @@ from kozel.core import (
     Tile,
     tile,
 )
+from kozel.engine.options import Options
 from kozel.history import plays_of
 from kozel.match import Match, RoundResult
-from kozel.options import Options
 from kozel.round import HUNDRED
 from kozel.rules import Ruleset
 from kozel.scoring.base import Cell

@@ -23,11 +23,12 @@ from itertools import pairwise
 from typing import Any
 
 from kozel.bots.base import Bot
-from kozel.codec import MoveError, is_int, want
-from kozel.game import GameMatch
-from kozel.games import BYKOVO
+from kozel.engine.errors import MoveError, is_int, want
+from kozel.engine.game import GameMatch
+from kozel.engine.record import TOURNAMENT_FORMAT
+from kozel.layouts import BYKOVO
 from kozel.match import Match
-from kozel.notation import TOURNAMENT_FORMAT, replay
+from kozel.notation import replay
 
 FORMAT = TOURNAMENT_FORMAT
 LIMITS = {4: 100, 5: 75, 6: 60, 7: 50}
@@ -404,7 +405,7 @@ def replay_tournament(record: object) -> Tournament:
         seating = [index_of[s] for s in seats]
         try:
             t.check_seating(seating)
-            match = replay(game)
+            match = replay(game, lambda _: BYKOVO)
         except MoveError as err:
             raise TournamentError(f"{where}: {err}") from None
         t.add_game(seating, match)

@@ -5,8 +5,8 @@ A record dealt by a verifiable shuffle (:mod:`kozel.shuffle`) carries, in its op
 server seed revealed at the end and each seat's seed. The check: the server seed's SHA-256
 is the commitment, and each round's stream deals exactly that round — its deal and redeals,
 its lots, Poker's draws from the shuffled discards (each game's
-:meth:`~kozel.game.Game.check_deal`). It checks the shuffle only: ``kozel replay`` checks that
-the moves follow the rules.
+:meth:`~kozel.engine.game.Game.check_deal`). It checks the shuffle only: ``kozel replay``
+checks that the moves follow the rules.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozel.core import InvalidOption
+from kozel.engine.record import FORMAT
 from kozel.games import get_game
-from kozel.notation import FORMAT
 from kozel.shuffle import (
     ALGORITHM,
     commitment,

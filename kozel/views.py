@@ -12,9 +12,9 @@ seat's own legal lays would score. It never holds another hand's tile or the baz
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kozel.codec import event_to_dict, move_to_dict
 from kozel.core import (
@@ -31,13 +31,15 @@ from kozel.core import (
     Tile,
     tiles_of,
 )
+from kozel.engine.options import Options
 from kozel.history import lay, plays_of
-from kozel.match import Match
-from kozel.options import Options
 from kozel.round import Round
 from kozel.rules import Ruleset
 from kozel.scoring.base import Cell
 from kozel.scoring.goat import Account
+
+if TYPE_CHECKING:
+    from kozel.match import Match
 
 __all__ = [
     "LEAD_REASONS",
@@ -215,14 +217,14 @@ class SeatView:
         return out
 
 
-def view_from_dict(data: dict[str, Any]) -> SeatView:
+def view_from_dict(data: dict[str, Any], rules_of: Callable[[str], Ruleset]) -> SeatView:
     """Rebuild a view from :meth:`SeatView.to_dict` (what a client receives), e.g. to let a
-    Kozel bot play for a remote client. Raises ``ValueError`` on malformed data."""
+    Kozel bot play for a remote client; ``rules_of`` gives the rules of the game it names.
+    Raises ``ValueError`` on malformed data."""
     from kozel.codec import parse_move
     from kozel.core import parse_tile
-    from kozel.games import get_layout_game
 
-    rules = get_layout_game(data["game"])
+    rules = rules_of(data["game"])
     opts = rules.options(data["options"], complete=True)
     players = opts.players
     layout = data["layout"]

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 from kozel.core import InvalidOption
+from kozel.engine.options import Options
 from kozel.games import (
     ALL_FIVES,
     ALL_THREES,
@@ -20,7 +21,6 @@ from kozel.games import (
     THREES_FIVES,
 )
 from kozel.match import Match
-from kozel.options import Options
 from kozel.round import Round
 from kozel.rules import Ruleset
 

@@ -18,10 +18,9 @@ from kozel.bots.sampling import Sampler, known_voids, lacked_values
 from kozel.cli import app
 from kozel.core import DRAW as DRAW_MOVE
 from kozel.core import FULL_MASK, Draw, InvalidOption, Play, parse_tile, pips_of
-from kozel.games import DRAW
-from kozel.match import Match
-from kozel.notation import record_of, replay
-from kozel.options import Options
+from kozel.engine.options import Options
+from kozel.games import DRAW, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Round
 from kozel.rules import Ruleset
 from kozel.simulate import play_match, simulate
@@ -49,7 +48,7 @@ def test_every_level_plays_every_game(index: int) -> None:
     ][: opts.players]
     match = play_match(rules, opts, bots, 100 + index)
     assert match.over
-    replay(json.loads(json.dumps(record_of(match, ["a", "b", "c", "d"][: opts.players]))))
+    replay_layout(json.loads(json.dumps(record_of(match, ["a", "b", "c", "d"][: opts.players]))))
 
 
 def test_bot_levels_and_budgets() -> None:

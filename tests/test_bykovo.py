@@ -16,9 +16,9 @@ from kozel.bots import make_bot
 from kozel.bots.inference import past_decisions
 from kozel.bots.sampling import Sampler, lacked_values
 from kozel.core import FULL_MASK, KNOCK, IllegalMove, InvalidOption, Play, pips_of
-from kozel.games import BYKOVO, GOAT, get_game
-from kozel.match import Match
-from kozel.notation import RecordError, record_of, replay
+from kozel.engine.errors import RecordError
+from kozel.games import BYKOVO, GOAT, get_game, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Deal
 from tests.scripting import make_deal, run, tiles
 
@@ -178,7 +178,7 @@ def test_an_out_plays_the_circle_out_and_a_second_player_may_empty_his_hand() ->
         "rating": [0, 0, 0, 0],
     }
     assert [e["after"] for e in result.entries] == [16, 10, 0, 0]
-    assert replay(json.loads(json.dumps(record_of(match, SEATS)))).result == match.result
+    assert replay_layout(json.loads(json.dumps(record_of(match, SEATS)))).result == match.result
 
 
 def test_the_circle_goes_on_over_a_blocked_line() -> None:
@@ -217,7 +217,7 @@ def test_a_fish_ends_at_once_and_equal_counts_place_by_lot(
     assert result.counts == [13, 13, 4, 10]
     assert match.result is not None and match.result.scores == [13, 13, 4, 0]
     record = json.loads(json.dumps(record_of(match, SEATS)))
-    assert replay(record).results[-1].places == places
+    assert replay_layout(record).results[-1].places == places
 
 
 def test_three_circles_of_unforced_passes_make_a_sortir() -> None:
@@ -305,7 +305,7 @@ def test_random_games_end_and_replay(seed: int, levels: tuple[str, str, str, str
     ]
     record = json.loads(json.dumps(record_of(match, SEATS)))
     assert record["options"] == {} and len(record["rounds"]) == 1
-    again = replay(record)
+    again = replay_layout(record)
     assert again.results[0].places == result.places
 
 
@@ -321,7 +321,7 @@ def good_record() -> dict[str, Any]:
     match = bykovo(TWO_OUT_HANDS)
     run(match, TWO_OUT_SCRIPT + " 3:1-2@0 0:2-4@0 1:knock")
     record = record_of(match, SEATS)
-    replay(record)
+    replay_layout(record)
     return record
 
 
@@ -375,7 +375,7 @@ def set_end(key: str, value: object) -> Any:
 )
 def test_bad_records_are_rejected(change: Any, message: str) -> None:
     with pytest.raises(RecordError, match=message):
-        replay(mutated(change))
+        replay_layout(mutated(change))
 
 
 def test_equal_counts_may_be_recorded_in_either_order() -> None:
@@ -386,7 +386,7 @@ def test_equal_counts_may_be_recorded_in_either_order() -> None:
     for places in ([3, 2, 0, 1], [3, 2, 1, 0]):
         record["rounds"][0]["end"]["places"] = places
         record["result"]["places"] = places
-        assert replay(copy.deepcopy(record)).results[-1].places == places
+        assert replay_layout(copy.deepcopy(record)).results[-1].places == places
 
 
 # --- a pass proves nothing -------------------------------------------------------------------

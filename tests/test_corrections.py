@@ -24,9 +24,10 @@ from kozel.core import (
     mask_of,
     tile_str,
 )
-from kozel.games import ALL_FIVES, ALL_THREES, BERGEN, DONKEY, GOAT, SEA_GOAT
-from kozel.match import Match
-from kozel.notation import RecordError, dumps, record_of, replay
+from kozel.engine.errors import RecordError
+from kozel.engine.record import dumps
+from kozel.games import ALL_FIVES, ALL_THREES, BERGEN, DONKEY, GOAT, SEA_GOAT, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Deal, Round
 from kozel.scoring.goat import settle
 from tests.golden import GOLDEN
@@ -127,7 +128,8 @@ def test_the_penalty_classic_ends_at_100_and_names_the_losers_as_goat() -> None:
         accounts = m.result.scores
         assert m.result.losers and all(accounts[u] >= limit for u in m.result.losers)
         assert all(a < limit for u, a in enumerate(accounts) if u not in m.result.losers)
-        assert replay(json.loads(dumps(record_of(m, ["a", "b", "c", "d"])))).result == m.result
+        record = json.loads(dumps(record_of(m, ["a", "b", "c", "d"])))
+        assert replay_layout(record).result == m.result
 
 
 def test_special_doubles_without_teams_charge_every_other_player() -> None:
@@ -246,10 +248,10 @@ def test_the_closing_fish_is_scored_by_the_fish_mode_and_recorded() -> None:
             moves = rnd.legal_moves()
             m.push(moves[rng.randrange(len(moves))])
     record = json.loads(dumps(m.record(["a", "b"])))
-    assert record_of(replay(record), ["a", "b"]) == record
+    assert record_of(replay_layout(record), ["a", "b"]) == record
     record["rounds"][1]["end"].pop("closed_both")
     with pytest.raises(RecordError, match=r"end\.closed_both"):
-        replay(record)
+        replay_layout(record)
 
 
 def test_a_record_that_plays_on_after_two_closed_doubles_is_refused() -> None:
@@ -272,10 +274,10 @@ def test_a_record_that_plays_on_after_two_closed_doubles_is_refused() -> None:
                 and all(d["close"] for d in doubles)
                 and rnd["moves"][-1] is not closing
             ):
-                replay(record)  # as it was
+                replay_layout(record)  # as it was
                 record["options"].update({"hand_sizes": "seven", "first_lead": "one_one"})
                 with pytest.raises(RecordError, match=rf"round {number}, move \d+: the round"):
-                    replay(record)
+                    replay_layout(record)
                 return
     raise AssertionError("no golden Donkey record closes two doubles before any double")
 
@@ -387,7 +389,7 @@ def test_a_record_writes_no_refused_hundred_and_a_hundred_from_any_seat() -> Non
             for rnd in record["rounds"]
             for mv in rnd["moves"]
         )
-        assert record_of(replay(record), ["a", "b", "c"]) == record
+        assert record_of(replay_layout(record), ["a", "b", "c"]) == record
         if found["declared"] and found["declined"] > 2:
             break
     assert found["declared"] and found["declined"] > 2
@@ -408,7 +410,7 @@ def test_a_record_writes_no_refused_hundred_and_a_hundred_from_any_seat() -> Non
     ]
     bad["result"] = {}
     with pytest.raises(RecordError, match="seat 1 may not declare the hundred"):
-        replay(bad)
+        replay_layout(bad)
 
 
 # --- §13.4 Bergen: the block waits for the two hidden tiles -------------------------------
@@ -425,7 +427,7 @@ def test_a_bergen_record_that_blocks_with_drawable_tiles_left_is_refused() -> No
     first = record["rounds"][0]
     first["moves"] = first["moves"][:11]  # up to the fish
     with pytest.raises(RecordError, match="the moves stop before the round ends"):
-        replay(record)
+        replay_layout(record)
     assert BERGEN.one_draw_a_turn
 
 
@@ -497,7 +499,7 @@ def test_records_of_before_the_cross_option_replay_with_the_cross(rules: Any) ->
     record = json.loads(dumps(m.record(["a", "b"])))
     assert record["options"]["cross"] is True
     del record["options"]["cross"]
-    again = replay(record)
+    again = replay_layout(record)
     assert again.opts.legacy and again.rules.has_spinner(again.opts)
     assert record_of(again, ["a", "b"]) == record
 

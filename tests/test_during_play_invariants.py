@@ -34,9 +34,9 @@ from kozel.core import (
     PlayDoubles,
     mask_of,
 )
-from kozel.games import GAMES
-from kozel.match import Match
-from kozel.notation import dumps, record_of, replay
+from kozel.engine.record import dumps
+from kozel.games import GAMES, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Round
 from kozel.rules import Ruleset
 from kozel.scoring.base import round_half_away
@@ -370,7 +370,7 @@ def check_game(match: Match) -> None:
     for rnd in record["rounds"]:
         for mv in rnd["moves"]:
             assert ("points" in mv) == ("play" in mv or "doubles" in mv)
-    assert record_of(replay(record), seats) == record
+    assert record_of(replay_layout(record), seats) == record
 
 
 @pytest.mark.parametrize(("rules", "raw"), DURING_MATRIX, ids=ids(DURING_MATRIX))

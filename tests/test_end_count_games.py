@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from kozel.core import DRAW, KNOCK, IllegalMove, InvalidOption, Play, parse_tile
-from kozel.games import GAMES
-from kozel.match import Match
-from kozel.notation import RecordError, dumps, record_of, replay
+from kozel.engine.errors import RecordError
+from kozel.engine.record import dumps
+from kozel.games import GAMES, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Deal
 from kozel.scoring.bergen import BergenOptions, BergenScoring, block_winner, header_points
 from kozel.scoring.end_count import AllFivesScoring, AllThreesScoring, TelephoneScoring
@@ -73,7 +74,7 @@ def round_trip(m: Match) -> dict[str, Any]:
     for rnd in record["rounds"]:
         for mv in rnd["moves"]:
             assert ("points" in mv) == ("play" in mv or "doubles" in mv)
-    assert record_of(replay(record), seats) == record
+    assert record_of(replay_layout(record), seats) == record
     return record
 
 
@@ -515,7 +516,7 @@ def test_records_of_these_games_carry_points_and_replay() -> None:
     bad = json.loads(json.dumps(record))
     bad["rounds"][0]["moves"][0]["points"] = 3
     with pytest.raises(RecordError, match="round 1, move 1: points is 3 but the rules give 2"):
-        replay(bad)
+        replay_layout(bad)
     del bad["rounds"][0]["moves"][0]["points"]
     with pytest.raises(RecordError, match="a play in bergen carries its points"):
-        replay(bad)
+        replay_layout(bad)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kozel.notation import check_lines
+from kozel.games import check_lines
 from tests.golden import GAMES_PER_SET, OPTION_SETS, golden_lines, read
 
 

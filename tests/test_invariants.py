@@ -19,8 +19,9 @@ from kozel.core import (
     PlayDoubles,
     mask_of,
 )
-from kozel.match import Match
-from kozel.notation import dumps, record_of, replay
+from kozel.engine.record import dumps
+from kozel.games import replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Round
 from tests.randomplay import CORRECTED_SETS, OPTION_SETS, option_sets, play_random
 
@@ -109,7 +110,7 @@ def test_random_games_keep_the_rules(index: int) -> None:
         match = play_random(rules, opts, seed, check)
         check_round_ends(match)
         record = json.loads(dumps(record_of(match, [f"bot:{s}" for s in range(opts.players)])))
-        again = replay(record)
+        again = replay_layout(record)
         assert record_of(again, record["seats"]) == record
 
 

@@ -12,10 +12,9 @@ import pytest
 from kozel.bots import CLUB_LEVELS, FORMER, LEVELS, make_bot
 from kozel.bots.beginner import BeginnerBot, weight
 from kozel.core import Draw, Knock, Play, PlayDoubles
-from kozel.games import ALL_GAMES, GOAT
+from kozel.games import ALL_GAMES, GOAT, replay_layout
 from kozel.judgement import accuracy, is_mistake, judge_seat
-from kozel.match import Match
-from kozel.notation import record_of, replay
+from kozel.match import Match, record_of
 from kozel.rules import Ruleset
 from kozel.simulate import play_match
 from kozel.views import view_for
@@ -43,7 +42,7 @@ def test_every_club_level_plays_layout_games(index: int) -> None:
     bots = [make_bot(level, 10 + s) for s, level in enumerate(CLUB_LEVELS)][: opts.players]
     match = play_match(rules, opts, bots, 200 + index)
     assert match.over
-    replay(json.loads(json.dumps(record_of(match, ["a", "b", "c", "d"][: opts.players]))))
+    replay_layout(json.loads(json.dumps(record_of(match, ["a", "b", "c", "d"][: opts.players]))))
 
 
 @pytest.mark.parametrize("game", ["poker", "trumps"])

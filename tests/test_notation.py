@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from kozel.games import DONKEY, GOAT
-from kozel.notation import FORMAT, RecordError, check_lines, dumps, record_of, replay
+from kozel.engine.errors import RecordError
+from kozel.engine.record import FORMAT, dumps
+from kozel.games import DONKEY, GOAT, check_lines, replay_layout
+from kozel.match import record_of
 from tests.randomplay import play_random
 
 Record = dict[str, Any]
@@ -38,14 +40,14 @@ def test_written_records_have_every_field() -> None:
     assert set(first) >= {"redeals", "deal", "moves", "end", "counts", "sheet", "eggs"}
     assert set(first["moves"][0]) == {"seat", "play"}  # the first tile has no arm
     assert set(record["result"]) == {"losers", "accounts", "rating"}
-    replay(record)
+    replay_layout(record)
 
 
 def test_donkey_records_list_exactly_its_options() -> None:
     match = play_random(DONKEY, DONKEY.options({}), 1)
     record = record_of(match, ["a", "b", "c", "d"])
     assert "special_doubles" not in record["options"]
-    replay(json.loads(dumps(record)))
+    replay_layout(json.loads(dumps(record)))
 
 
 def test_unknown_fields_are_ignored() -> None:
@@ -53,7 +55,7 @@ def test_unknown_fields_are_ignored() -> None:
     record["club"] = "Kozel"
     record["rounds"][0]["moves"][0]["clock_ms"] = 1234
     record["rounds"][0]["sheet"][0]["before"]["colour"] = "yellow"
-    replay(record)
+    replay_layout(record)
 
 
 def _set(path: str, value: object) -> Callable[[Record], None]:
@@ -129,7 +131,7 @@ def test_bad_records_name_their_first_discrepancy(
     bad = copy.deepcopy(record)
     change(bad)
     with pytest.raises(RecordError) as caught:
-        replay(bad)
+        replay_layout(bad)
     assert message in str(caught.value), str(caught.value)
 
 
@@ -137,7 +139,7 @@ def test_an_arm_the_tile_does_not_fit_is_explained() -> None:
     record = goat_record(seed=4)
     _illegal_arm(record)
     with pytest.raises(RecordError, match=r"round 1, move \d+: .* is illegal: .*does not fit"):
-        replay(record)
+        replay_layout(record)
 
 
 def test_check_lines_reports_each_bad_line() -> None:
@@ -163,7 +165,7 @@ def test_a_game_not_played_to_the_end_is_rejected() -> None:
     record = goat_record(seed=4)
     del record["rounds"][-1]
     with pytest.raises(RecordError, match="the game is not over after the last round"):
-        replay(record)
+        replay_layout(record)
 
 
 def test_a_deal_that_must_be_thrown_in_is_rejected() -> None:
@@ -175,7 +177,7 @@ def test_a_deal_that_must_be_thrown_in_is_rejected() -> None:
     record["rounds"][0]["deal"]["hands"] = [doubles[:5] + rest[:2], rest[2:9], rest[9:16]]
     record["rounds"][0]["deal"]["bazaar"] = doubles[5:] + rest[16:]
     with pytest.raises(RecordError, match="must be thrown in"):
-        replay(record)
+        replay_layout(record)
 
 
 def test_a_timeout_round_ends_the_game_unscored() -> None:
@@ -199,8 +201,8 @@ def test_a_timeout_round_ends_the_game_unscored() -> None:
     assert record["rounds"][-1]["end"] == {"kind": "timeout", "seat": rnd.turn}
     assert record["result"]["losers"] == [] and record["result"]["timeout"] == rnd.turn
     assert record["result"]["rating"][rnd.turn] == 0
-    replay(record)
+    replay_layout(record)
     other = (rnd.turn + 1) % 3
     record["rounds"][-1]["end"]["seat"] = other
     with pytest.raises(RecordError, match="only the seat to move can time out"):
-        replay(record)
+        replay_layout(record)

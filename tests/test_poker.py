@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kozel.core import TILE_NAMES, parse_tile
-from kozel.games import ALL_GAMES, get_game
-from kozel.notation import RecordError, replay_game
+from kozel.engine.errors import RecordError
+from kozel.games import ALL_GAMES, get_game, replay_game
 from kozel.poker.bots import expected_after_draw, hand_strength, make_poker_bot
 from kozel.poker.game import POKER
 from kozel.poker.hand import PokerHand
@@ -624,10 +624,10 @@ def test_a_game_replays_only_its_own_records(record: dict[str, Any]) -> None:
         get_game("goat").replay(record)
     with pytest.raises(RecordError, match="the record is of 'goat', not of 'poker'"):
         POKER.replay({**record, "game": "goat"})
-    from kozel.notation import replay
+    from kozel.games import replay_layout
 
     with pytest.raises(RecordError, match="unknown game 'poker'; games: goat"):
-        replay(record)  # the layout games' reader
+        replay_layout(record)  # the layout games' reader
 
 
 def test_the_same_seed_plays_the_same_session() -> None:

@@ -13,11 +13,12 @@ from typer.testing import CliRunner
 from kozel.cli import app
 from kozel.core import TILE_NAMES, parse_tile
 from kozel.games import get_game
+from kozel.hands.terminal import NEXT_HAND_PROMPT
 from kozel.poker.game import POKER
 from kozel.poker.hands import POKER_TILES
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, Raise
-from kozel.poker.terminal import BET_PROMPT, DRAW_PROMPT, NEXT_HAND_PROMPT, PokerTerminal
+from kozel.poker.terminal import BET_PROMPT, DRAW_PROMPT, PokerTerminal
 from kozel.poker.views import poker_view
 
 runner = CliRunner()

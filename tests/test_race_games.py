@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from kozel.core import DRAW, KNOCK, IllegalMove, InvalidOption, Play, PlayDoubles, mask_of
-from kozel.games import BLOCK, CLASSIC, GAMES, SEA_GOAT, get_game
-from kozel.match import Match
-from kozel.notation import RecordError, dumps, record_of, replay
+from kozel.engine.errors import RecordError
+from kozel.engine.record import dumps
+from kozel.games import BLOCK, CLASSIC, GAMES, SEA_GOAT, get_game, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import HUNDRED, Deal
 from kozel.rules import Ruleset
 from kozel.scoring.race import RaceScoring, race_rating
@@ -78,7 +79,7 @@ def round_trip(m: Match) -> dict[str, Any]:
     """The match's record, through JSON and ``replay``, written again identically."""
     seats = [f"p{s}" for s in range(m.opts.players)]
     record: dict[str, Any] = json.loads(dumps(record_of(m, seats)))
-    again = replay(record)
+    again = replay_layout(record)
     assert record_of(again, seats) == record
     assert set(record["options"]) == {s.name for s in m.rules.option_specs}
     return record
@@ -1648,7 +1649,7 @@ def test_mutated_records_are_refused(
     bad = copy.deepcopy(record)
     change(bad)
     with pytest.raises(RecordError) as caught:
-        replay(bad)
+        replay_layout(bad)
     assert message in str(caught.value), str(caught.value)
 
 

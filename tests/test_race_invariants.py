@@ -35,9 +35,9 @@ from kozel.core import (
     parse_tile,
     tile_str,
 )
-from kozel.games import GAMES
-from kozel.match import Match
-from kozel.notation import dumps, record_of, replay
+from kozel.engine.record import dumps
+from kozel.games import GAMES, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Round
 from kozel.rules import Ruleset
 from kozel.scoring.base import round_half_away
@@ -365,7 +365,7 @@ def check_record(match: Match) -> dict[str, Any]:
     record: dict[str, Any] = json.loads(dumps(record_of(match, seats)))
     assert set(record["options"]) == {s.name for s in match.rules.option_specs}
     assert record["options"] == match.rules.options_dict(match.opts)
-    again = replay(record)
+    again = replay_layout(record)
     assert record_of(again, seats) == record
     return record
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kozel.games import get_game
-from kozel.notation import RecordError, replay_game
+from kozel.engine.errors import RecordError
+from kozel.games import get_game, replay_game
 from kozel.simulate import play_match
 
 

@@ -8,6 +8,7 @@ import json
 import random
 
 from kozel.core import Play, PlayDoubles
+from kozel.games import get_layout_game
 from kozel.history import plays_of
 from kozel.match import Match
 from kozel.round import Round
@@ -50,7 +51,7 @@ def check_scoring(match: Match, rnd: Round) -> None:
     spectator = view_for(match, None, hints=True).to_dict()
     assert spectator["hint"] == [] and spectator["during"] == data["during"]
     assert view_for(match, seat).to_dict()["hint"] == []
-    assert view_from_dict(data) == view
+    assert view_from_dict(data, get_layout_game) == view
 
 
 def test_the_scoring_a_seat_sees_is_the_engines() -> None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from kozel.core import DRAW, IllegalMove, Play
-from kozel.games import DONKEY, GOAT
-from kozel.match import Match
-from kozel.notation import record_of, replay
-from kozel.options import Options
+from kozel.engine.options import Options
+from kozel.games import DONKEY, GOAT, replay_layout
+from kozel.match import Match, record_of
 from kozel.scoring.goat import settle
 from tests.scripting import (
     CLOSED_HANDS,
@@ -98,7 +97,7 @@ def test_eggs_carried_twice_then_awarded_in_real_rounds() -> None:
     assert m.result.losers == [2]
     assert m.result.accounts == [0, 0, 346, 17]
     assert m.result.rating == [10, 10, 0, 8]  # (100 - 17) / 10 = 8.3 → 8
-    again = replay(record_of(m, SEATS))
+    again = replay_layout(record_of(m, SEATS))
     assert again.result == m.result and [x.eggs for x in again.results] == [0, 112, 224, 0]
 
 
@@ -152,7 +151,7 @@ def test_own_to_loser_single_top_tie_and_eggs_to_an_out_round() -> None:
     assert shown(m.sheet) == "+16 0 54 146"
     assert m.result is not None and m.result.losers == [3]
     assert m.result.rating == [10, 10, 5, 0]  # (100 - 54) / 10 = 4.6 → 5
-    assert replay(record_of(m, SEATS)).result == m.result
+    assert replay_layout(record_of(m, SEATS)).result == m.result
 
 
 def test_own_to_loser_ties_through_settle() -> None:
@@ -241,7 +240,7 @@ def test_bazaar_reserve_2_knock_and_fish_in_the_reserve() -> None:
     assert shown(m.sheet) == "13 118"
     assert m.result is not None
     assert m.result.losers == [1] and m.result.rating == [9, 0]  # (100 - 13) / 10 → 9
-    assert replay(record_of(m, ["masha", "alex"])).result == m.result
+    assert replay_layout(record_of(m, ["masha", "alex"])).result == m.result
 
 
 def test_goat_125_reserve_1_draws_the_next_to_last_tile() -> None:

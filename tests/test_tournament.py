@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from kozel.bots import make_bot
-from kozel.notation import RecordError, check_lines, dumps
+from kozel.engine.errors import RecordError
+from kozel.engine.record import dumps
+from kozel.games import check_lines
 from kozel.tournament import (
     LIMITS,
     Tournament,

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kozel.core import TILE_NAMES, IllegalMove, InvalidOption, parse_tile
-from kozel.games import ALL_GAMES, get_game
-from kozel.notation import RecordError, replay_game
+from kozel.engine.errors import RecordError
+from kozel.games import ALL_GAMES, get_game, replay_game
 from kozel.simulate import play_match
 from kozel.trumps.bots import make_trumps_bot, sample_hands, voids
 from kozel.trumps.game import TRUMPS

@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 
 from kozel.cli import app
 from kozel.games import get_game
+from kozel.hands.terminal import NEXT_HAND_PROMPT
 from kozel.trumps.game import TRUMPS
 from kozel.trumps.match import TrumpsMatch
 from kozel.trumps.moves import Bid, Lay, NameTrumps, Pass
 from kozel.trumps.terminal import (
     BID_PROMPT,
-    NEXT_HAND_PROMPT,
     PLAY_PROMPT,
     TRUMPS_PROMPT,
     TrumpsTerminal,

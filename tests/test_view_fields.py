@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from kozel.core import HIGH, LOW, OTHER_HALF, TILE_NAMES, Tile, parse_tile
-from kozel.games import GAMES
+from kozel.engine.options import Options
+from kozel.games import GAMES, get_layout_game
 from kozel.history import plays_of
 from kozel.match import Match
-from kozel.options import Options
 from kozel.poker.game import POKER
 from kozel.poker.hand import PokerHand
 from kozel.poker.hands import POKER_TILES
@@ -50,7 +50,7 @@ def check_layout(match: Match, laid: dict[Tile, tuple[int, int, int]]) -> int:
         view = view_for(match, seat)
         data = view.to_dict()
         assert data["units"] == reference_units(opts)
-        assert view_from_dict(json.loads(json.dumps(data))) == view
+        assert view_from_dict(json.loads(json.dumps(data)), get_layout_game) == view
         on_arms = [t for arm in view.arms for t in arm.tiles]
         assert sorted(on_arms) == sorted(laid)
         for arm, raw in zip(view.arms, data["layout"]["arms"], strict=True):

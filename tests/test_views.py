@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from kozel.core import TILE_NAMES, parse_tile, tiles_of
-from kozel.games import ALL_FIVES, BYKOVO, CLASSIC, DRAW, GOAT
+from kozel.games import ALL_FIVES, BYKOVO, CLASSIC, DRAW, GOAT, get_layout_game
 from kozel.match import Match
 from kozel.round import Deal, Round
 from kozel.views import (
@@ -119,7 +119,9 @@ def test_a_view_survives_json() -> None:
             nonlocal checked
             for seat in [*range(match.opts.players), None]:
                 view = view_for(match, seat)
-                assert view_from_dict(json.loads(json.dumps(view.to_dict()))) == view
+                assert (
+                    view_from_dict(json.loads(json.dumps(view.to_dict())), get_layout_game) == view
+                )
                 checked += 1
 
         play_random(rules, opts, 1, check)

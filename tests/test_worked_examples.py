@@ -15,10 +15,9 @@ from kozel.core import (
     tile_str,
     tiles_of,
 )
-from kozel.games import DONKEY, GOAT
-from kozel.match import Match
-from kozel.notation import record_of, replay
-from kozel.options import Options
+from kozel.engine.options import Options
+from kozel.games import DONKEY, GOAT, replay_layout
+from kozel.match import Match, record_of
 from kozel.round import Deal, Round, needs_redeal
 from kozel.rules import Ruleset
 from kozel.scoring.base import round_half_away
@@ -283,7 +282,7 @@ def test_game_over_all_reaching_the_limit_lose_and_remembered_never_counts() -> 
     assert m.result.rating == [10, 0, 0, 0]
     with pytest.raises(IllegalMove):
         m.next_round(make_deal(*OUT_HANDS))
-    assert replay(record_of(m, ["masha", "alex", "olya", "serg"])).result == m.result
+    assert replay_layout(record_of(m, ["masha", "alex", "olya", "serg"])).result == m.result
 
 
 # --- §2.6 fish scoring and eggs ---------------------------------------------------------
@@ -514,7 +513,7 @@ def test_yard_match_goes_to_record_and_back() -> None:
     assert m.result is not None
     assert m.result.losers == [1] and m.result.accounts == [0, 248]
     assert m.result.rating == [10, 0, 10, 0]
-    again = replay(record_of(m, ["a", "b", "c", "d"]))
+    again = replay_layout(record_of(m, ["a", "b", "c", "d"]))
     assert again.result == m.result and again.sheet == m.sheet
 
 
@@ -741,4 +740,4 @@ def test_timeout_in_a_real_match() -> None:
     assert m.result.losers == [] and m.result.timeout == 3
     assert m.result.accounts == [0, 0, 0, 17]
     assert m.result.rating == [2, 2, 2, 0]  # (17 - 0) / 10 = 1.7 → 2
-    assert replay(record_of(m, ["masha", "alex", "olya", "serg"])).result == m.result
+    assert replay_layout(record_of(m, ["masha", "alex", "olya", "serg"])).result == m.result

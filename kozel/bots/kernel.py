@@ -30,14 +30,14 @@ from kozel.core import (
     Tile,
     mask_of,
 )
-from kozel.games import classic_count, goat_count, sea_goat_count
+from kozel.engine.options import Options
 from kozel.history import lay, plays_of
-from kozel.options import Options
 from kozel.round import Round
 from kozel.rules import Ruleset, plain_count
 from kozel.scoring.base import Cell, Scoring
 from kozel.scoring.bergen import BergenScoring, block_winner
 from kozel.scoring.bykovo import BykovoOptions, BykovoScoring
+from kozel.scoring.counts import classic_count, goat_count, sea_goat_count
 from kozel.scoring.end_count import (
     AllFivesScoring,
     AllThreesScoring,

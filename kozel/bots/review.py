@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 from kozel.bots.expert import Budget, ExpertBot
 from kozel.core import DeclineHundred, Move, Play
-from kozel.game import Decision
+from kozel.engine.game import Decision
 from kozel.match import Match
 from kozel.views import SeatView, view_for
 
@@ -71,7 +71,7 @@ def review(
 
 
 class LayoutReview:
-    """A layout game's :class:`kozel.game.Review`: expected losses in points of the game's
+    """A layout game's :class:`kozel.engine.game.Review`: expected losses in points of the game's
     scoring (the seat's charge, less a share of the opponents')."""
 
     unit = "points"

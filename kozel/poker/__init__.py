@@ -1,8 +1,9 @@
 """Domino Poker (docs/rules.md#poker-game): five-tile draw poker with chips on 20 tiles.
 
-A separate implementation of the game protocol (:mod:`kozel.game`): :mod:`~kozel.poker.hands`
+A game played in hands, on the shared base of :mod:`kozel.hands`: :mod:`~kozel.poker.hands`
 (the tiles and the ranking), :mod:`~kozel.poker.moves`, :mod:`~kozel.poker.hand` (one hand),
-:mod:`~kozel.poker.match` (the session), :mod:`~kozel.poker.views`,
-:mod:`~kozel.poker.record`, :mod:`~kozel.poker.bots` and :mod:`~kozel.poker.game` (options
-and the registry entry).
+:mod:`~kozel.poker.options`, :mod:`~kozel.poker.match` (the session, its record of a hand and
+how a recorded hand is checked), :mod:`~kozel.poker.views`, :mod:`~kozel.poker.record` (a
+record against its verifiable shuffle), :mod:`~kozel.poker.bots`, :mod:`~kozel.poker.terminal`
+and :mod:`~kozel.poker.game` (the registry entry).
 """

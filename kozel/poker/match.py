@@ -1,6 +1,7 @@
 """A session of Domino Poker: hands until one player holds every chip or ``hands`` are played
-(docs/rules.md#poker-decisions items 3 and 4). :class:`PokerMatch` implements
-:class:`kozel.game.GameMatch`.
+(docs/rules.md#poker-decisions items 3 and 4). :class:`PokerMatch` is a
+:class:`kozel.hands.match.HandsMatch`: the session's chips and dealer, the deal, the moves, its
+record of a hand and how a recorded hand is checked.
 """
 
 from __future__ import annotations
@@ -8,33 +9,21 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from kozel.codec import is_int, want
 from kozel.core import TILE_NAMES, IllegalMove, Tile
-from kozel.options import Options
+from kozel.engine.errors import is_int, read_tile, want
+from kozel.engine.record import same
+from kozel.engine.result import MatchResult
+from kozel.hands.match import HandsMatch
 from kozel.poker.hand import PokerHand
 from kozel.poker.hands import HAND_SIZE, POKER_TILES
 from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
-from kozel.scoring.base import MatchResult
-
-if TYPE_CHECKING:
-    from kozel.poker.views import PokerView
+from kozel.poker.options import POKER_RULES, PokerOptions
+from kozel.poker.views import PokerView, poker_view
 
 WINNER_RATING = 5
 """docs/rules.md#club: the winner of a Poker game gains 5 rating points, the others nothing."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class PokerOptions(Options):
-    """docs/rules.md#poker-decisions item 3."""
-
-    chips: int
-    ante: int
-    limit: str
-    bet: int
-    hands: int
 
 
 def deal_hand(rng: random.Random, chips: Sequence[int]) -> tuple[list[list[str]], list[str]]:
@@ -51,49 +40,22 @@ def deal_hand(rng: random.Random, chips: Sequence[int]) -> tuple[list[list[str]]
     return hands, [TILE_NAMES[t] for t in tiles]
 
 
-class PokerMatch:
+class PokerMatch(HandsMatch[PokerOptions, PokerHand, PokerMove, PokerView]):
     """A session of hands from the first deal to its result."""
 
+    rules = POKER_RULES
+    score_name = "chips"
+    compared = ("showdown", "chips_after", "end")
+
     def __init__(self, opts: PokerOptions, seed: int | None = None) -> None:
-        self.opts = opts
-        self.seed = seed
-        self.rng = random.Random(seed)
+        super().__init__(opts, seed)
         self.chips = [opts.chips] * opts.players
-        self.hands: list[PokerHand] = []
         self.dealer = 0
-        self._result: MatchResult | None = None
-        self.timed_out: int | None = None
         self._shuffler = self.rng
         """What shuffles this hand's discards: the deal's own generator when the deal names
         one (:meth:`deal_next`), else the match's (a record's moves name their draws)."""
 
     # --- state ----------------------------------------------------------------------------
-
-    @property
-    def hand(self) -> PokerHand | None:
-        return self.hands[-1] if self.hands else None
-
-    @property
-    def over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def result(self) -> MatchResult | None:
-        return self._result
-
-    @property
-    def started(self) -> bool:
-        return bool(self.hands)
-
-    @property
-    def to_move(self) -> int | None:
-        hand = self.hand
-        return None if self.over or hand is None else hand.turn
-
-    @property
-    def needs_deal(self) -> bool:
-        hand = self.hand
-        return not self.over and (hand is None or hand.over)
 
     def next_dealer(self) -> int:
         """Seat 0 deals the first hand; then the next seat clockwise that still has chips."""
@@ -129,8 +91,6 @@ class PokerMatch:
         """Play a stored deal. With the hand's ``stream`` (a verifiable shuffle's) the deal
         must be the one the stream deals (``ValueError`` otherwise), and the stream, drawn on
         past the deal, shuffles the hand's discards."""
-        from kozel.codec import read_tile
-
         if not self.needs_deal:
             raise IllegalMove("no deal is due")
         want(isinstance(data, dict), "a deal must be an object")
@@ -172,17 +132,11 @@ class PokerMatch:
 
     # --- moves ----------------------------------------------------------------------------
 
-    def read_move(self, raw: object) -> PokerMove:
-        if self.to_move is None:
-            raise IllegalMove("nobody is to move")
+    def move_from_dict(self, raw: object) -> PokerMove:
         return move_from_dict(raw)
 
-    def write_move(self, move: PokerMove) -> dict[str, Any]:
+    def move_to_dict(self, move: PokerMove) -> dict[str, Any]:
         return move_to_dict(move)
-
-    def legal_moves(self) -> list[PokerMove]:
-        hand = self.hand
-        return [] if self.over or hand is None else hand.legal_moves()
 
     def push(self, move: PokerMove, drew: Sequence[Tile] | None = None) -> None:
         """Apply a move of the seat to move; ``drew`` (a replay) names a discard's draws."""
@@ -207,38 +161,10 @@ class PokerMatch:
                 "winners", winners, list(self.chips), rating, score_name="chips"
             )
 
-    def timeout(self, seat: int) -> None:
-        """The seat to move ran out of time: the hand is not scored (the chips stay as they
-        were before it) and the game ends; every other player gains 1 (docs/rules.md#club)."""
-        if self.over:
-            raise IllegalMove("the game is over")
-        if seat != self.to_move:
-            raise IllegalMove(f"seat {seat} is not to move")
-        self.timed_out = seat
-        rating = [0 if s == seat else 1 for s in range(self.opts.players)]
-        self._result = MatchResult(
-            "winners", [], list(self.chips), rating, timeout=seat, score_name="chips"
-        )
-
-    def copy(self) -> PokerMatch:
-        return copy.deepcopy(self)
-
     # --- what players see, and the record -------------------------------------------------
 
-    def view(self, seat: int | None, hints: bool = False) -> PokerView:
-        """What ``seat`` may see (``hints`` mean nothing in Poker)."""
-        from kozel.poker.views import poker_view
-
+    def seat_view(self, seat: int | None) -> PokerView:
         return poker_view(self, seat)
-
-    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
-        from kozel.poker.views import poker_view
-
-        return [poker_view(self, s).to_dict() for s in seats]
-
-    def progress(self) -> tuple[int, int]:
-        hand = self.hand
-        return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
 
     def standing(self) -> list[int]:
         return list(self.chips)
@@ -250,23 +176,89 @@ class PokerMatch:
                 shown[entry["seat"]] = list(entry["hand"])
         return shown
 
-    def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
-        from kozel.poker.record import hand_record
-
-        out = []
-        for i, hand in enumerate(self.hands[start:], start=start):
-            if not hand.over and not (self.timed_out is not None and i == len(self.hands) - 1):
-                continue
-            rec = hand_record(self, i)
-            public = {k: v for k, v in rec.items() if k not in ("deal", "moves")}
-            # per pot of end.pots, what each of its winners took (not in the record)
-            public["takes"] = [list(pot.takes()) for pot in hand.pots]
-            before, after = rec["chips_before"], rec["chips_after"]
-            public["gains"] = [a - b for a, b in zip(after, before, strict=True)]
-            out.append(public)
+    def hand_record(self, index: int) -> dict[str, Any]:
+        """Hand ``index`` (0: the first) as the record writes it."""
+        hand = self.hands[index]
+        timed_out = not hand.over and self.timed_out is not None
+        names = [[TILE_NAMES[t] for t in h] for h in hand.dealt]
+        out: dict[str, Any] = {
+            "dealer": hand.dealer,
+            "deal": {"hands": names, "bazaar": [TILE_NAMES[t] for t in hand.dealt_bazaar]},
+            "chips_before": list(hand.chips_before),
+            "moves": [dict(m) for m in hand.moves],
+        }
+        if timed_out:
+            out["showdown"] = []
+            out["end"] = {"kind": "timeout", "seat": self.timed_out, "pots": []}
+            out["chips_after"] = list(hand.chips_before)
+        else:
+            out["showdown"] = [dict(s) for s in hand.showdown]
+            out["end"] = hand.end_dict()
+            out["chips_after"] = list(hand.stacks)
         return out
 
-    def record(self, seats: list[str]) -> dict[str, Any]:
-        from kozel.poker.record import record_of
+    def hand_summary(self, index: int, written: dict[str, Any]) -> dict[str, Any]:
+        """Per pot of ``end.pots``, what each of its winners took (not in the record), and
+        each seat's gain."""
+        before, after = written["chips_before"], written["chips_after"]
+        return {
+            "takes": [list(pot.takes()) for pot in self.hands[index].pots],
+            "gains": [a - b for a, b in zip(after, before, strict=True)],
+        }
 
-        return record_of(self, seats)
+    # --- a recorded hand played again -----------------------------------------------------
+
+    def check_before_deal(self, raw: dict[str, Any], where: str) -> None:
+        super().check_before_deal(raw, where)
+        same(where, "chips_before", raw.get("chips_before"), list(self.chips))
+
+    def check_dealt(self, moves: list[Any], where: str) -> int:
+        """The antes, which the deal makes: the record's must be the rules'."""
+        hand = self.hand
+        assert hand is not None
+        antes = len(hand.moves)
+        want(
+            len(moves) >= antes,
+            f"{where}: the record has {len(moves)} moves, fewer than the {antes} antes",
+        )
+        for n, (rec, computed) in enumerate(zip(moves[:antes], hand.moves, strict=True), start=1):
+            same(f"{where}, move {n}", "the ante", rec, computed)
+        return antes
+
+    def recorded_move(self, rec: dict[str, Any], at: str) -> tuple[PokerMove, Any]:
+        """The move, and a discard's draws as the record names them."""
+        move = self.read_move({k: v for k, v in rec.items() if k not in ("seat", "drew")})
+        drew = None
+        if "discard" in rec:
+            raw_drew = rec.get("drew")
+            want(isinstance(raw_drew, list), f"{at}: a discard must list the tiles drawn")
+            assert isinstance(raw_drew, list)
+            drew = [read_tile(t, at) for t in raw_drew]
+        return move, drew
+
+    def push_recorded(self, move: PokerMove, extra: Any) -> None:
+        self.push(move, extra)
+
+    def comparable(self, key: str, value: object) -> object:
+        return winners_as_sets(value) if key == "end" else value
+
+
+def winners_as_sets(end: object) -> object:
+    """A hand's ``end`` with each pot's ``winners`` in seat order: the record lists who won a
+    pot, in any order (docs/record.md#record-files; the odd chips follow the rules, and
+    ``chips_after`` shows them). Anything else is left as it is, for the comparison to report.
+
+    >>> winners_as_sets({"kind": "fold", "pots": [{"amount": 9, "winners": [2, 0]}]})
+    {'kind': 'fold', 'pots': [{'amount': 9, 'winners': [0, 2]}]}
+    """
+    if not isinstance(end, dict) or not isinstance(end.get("pots"), list):
+        return end
+    pots = [
+        {**pot, "winners": sorted(pot["winners"])}
+        if isinstance(pot, dict)
+        and isinstance(pot.get("winners"), list)
+        and all(is_int(s) for s in pot["winners"])
+        else pot
+        for pot in end["pots"]
+    ]
+    return {**end, "pots": pots}

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, Tile
+from kozel.engine.errors import MoveError, is_int, read_tile, want
 
 
 @dataclass(frozen=True)

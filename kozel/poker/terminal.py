@@ -9,33 +9,19 @@ showdown the hands that reached it. He answers ``check``, ``bet N``, ``call``, `
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console
-
-from kozel.core import TILE_NAMES, parse_tile
-from kozel.game import Game
-from kozel.options import Options
+from kozel.core import parse_tile
+from kozel.engine.game import GameMatch
+from kozel.engine.result import MatchResult
+from kozel.hands.terminal import HandsTerminal, tiles_text
 from kozel.poker.hands import CATEGORIES, strength
 from kozel.poker.match import PokerMatch
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, PokerMove, Raise
 from kozel.poker.views import PokerView, poker_view
 
-Ask = Callable[[str], str]
-
 BET_PROMPT = "check, bet, call, raise or fold? "
 DRAW_PROMPT = "tiles to discard (e.g. 2-3 4-6), or none? "
-NEXT_HAND_PROMPT = "press Enter for the next hand "
-
-
-class Quit(Exception):
-    """The human typed ``q``."""
-
-
-def tiles_text(tiles: Any) -> str:
-    return " ".join(TILE_NAMES[t] for t in tiles) or "—"
 
 
 def describe(seat: int, move: dict[str, Any], me: int | None = None) -> str:
@@ -102,59 +88,16 @@ def understand(answer: str, view: PokerView) -> PokerMove | str:
     return f"{kind} {amounts[0]}" + (f" to {amounts[-1]}" if len(amounts) > 1 else "") + " chips"
 
 
-class PokerTerminal:
-    def __init__(
-        self,
-        game: Game,
-        opts: Options,
-        level: str,
-        seat: int,
-        seed: int | None,
-        console: Console,
-        ask: Ask,
-    ) -> None:
-        match = game.new_match(opts, seed)
+class PokerTerminal(HandsTerminal[PokerMatch, PokerView, PokerMove]):
+    def own(self, match: GameMatch) -> PokerMatch:
         assert isinstance(match, PokerMatch)
-        self.match = match
-        self.seat = seat
-        self.console = console
-        self.ask = ask
-        seeds = random.Random(seed)
-        self.bots = {
-            s: game.make_bot(level, seeds.getrandbits(48) if seed is not None else None)
-            for s in range(opts.players)
-            if s != seat
-        }
-        self.shown = 0
+        return match
 
-    def run(self) -> None:
-        match, out = self.match, self.console
-        try:
-            while not match.over:
-                if match.needs_deal:
-                    if match.hands:
-                        self.finish_hand()
-                    match.deal_next()
-                    self.shown = 0
-                    view = poker_view(match, self.seat)
-                    out.rule(f"Hand {view.hand_number} — seat {view.dealer} deals")
-                    self.show_events()
-                    continue
-                turn = match.to_move
-                assert turn is not None
-                if turn == self.seat:
-                    match.push(self.human_move())
-                else:
-                    match.push(self.bots[turn].choose(poker_view(match, turn)))
-                self.show_events()
-            self.finish_hand()
-        except Quit:
-            out.print("bye")
-            return
-        result = match.result
-        assert result is not None
-        out.rule("Game over")
-        out.print(f"chips: {result.scores}; winners: seats {', '.join(map(str, result.units))}")
+    def view(self, seat: int) -> PokerView:
+        return poker_view(self.match, seat)
+
+    def dealt(self, view: PokerView) -> None:
+        self.show_events()
 
     def show_events(self) -> None:
         view = poker_view(self.match, self.seat)
@@ -173,8 +116,7 @@ class PokerTerminal:
             who = ", ".join(f"seat {s}" for s in pot["winners"])
             self.console.print(f"pot of {pot['amount']} to {who}", highlight=False)
         self.console.print(f"chips: {list(view.chips)}", highlight=False)
-        if not self.match.over:
-            self.ask(NEXT_HAND_PROMPT)
+        self.next_hand()
 
     def show_table(self, view: PokerView) -> None:
         cat = CATEGORIES[strength(view.hand)[0]]
@@ -184,36 +126,15 @@ class PokerTerminal:
             highlight=False,
         )
 
-    def human_move(self) -> PokerMove:
-        view = poker_view(self.match, self.seat)
-        self.show_table(view)
-        prompt = DRAW_PROMPT if view.phase == "draw" else BET_PROMPT
-        while True:
-            answer = self.ask(prompt)
-            if answer.strip().lower() in ("q", "quit"):
-                raise Quit
-            if answer.strip() == "?":
-                legal = view.legal_moves
-                shown = ", ".join(map(str, legal[:12])) + (" …" if len(legal) > 12 else "")
-                self.console.print(f"legal: {shown}", highlight=False)
-                continue
-            move = understand(answer, view)
-            if isinstance(move, str):
-                self.console.print(f"[red]{move}[/]", highlight=False)
-                continue
-            return move
+    def prompt(self, view: PokerView) -> str:
+        return DRAW_PROMPT if view.phase == "draw" else BET_PROMPT
 
+    def legal_text(self, view: PokerView) -> str:
+        legal = view.legal_moves
+        return ", ".join(map(str, legal[:12])) + (" …" if len(legal) > 12 else "")
 
-def play_poker(
-    game: Game,
-    opts: Options,
-    level: str,
-    seat: int,
-    seed: int | None,
-    console: Console,
-    *,
-    ask: Ask = input,
-) -> None:
-    """Play one session at ``seat`` against ``level`` bots, reading moves from ``ask``;
-    ``InvalidOption`` for an unknown bot level."""
-    PokerTerminal(game, opts, level, seat, seed, console, ask).run()
+    def understand(self, answer: str, view: PokerView) -> PokerMove | str:
+        return understand(answer, view)
+
+    def game_over(self, result: MatchResult) -> str:
+        return f"chips: {result.scores}; winners: seats {', '.join(map(str, result.units))}"

@@ -11,27 +11,24 @@ never holds another hand's tiles, the bazaar or the order of the shuffled discar
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from kozel.core import TILE_NAMES, Tile
+from kozel.core import TILE_NAMES, Tile, parse_tile
+from kozel.hands.views import HandViewFields, head_from_dict, view_head
 from kozel.poker.hand import PokerHand, Pot
 from kozel.poker.hands import CATEGORIES, HAND_SIZE, strength
-from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, PokerMove, Raise, move_from_dict, move_to_dict
+from kozel.poker.options import POKER_RULES, PokerOptions
+
+if TYPE_CHECKING:
+    from kozel.poker.match import PokerMatch
 
 
 @dataclass(frozen=True)
-class PokerView:
+class PokerView(HandViewFields[PokerOptions]):
     """One seat's view (``seat`` is ``None`` for a spectator)."""
 
-    opts: PokerOptions
-    seat: int | None
-    hand_number: int
-    dealer: int
-    phase: str
-    turn: int | None
-    hand: tuple[Tile, ...]
     discarded: tuple[Tile, ...]
     """The seat's own discards this hand (the tiles it can no longer be dealt)."""
     chips: tuple[int, ...]
@@ -68,22 +65,9 @@ class PokerView:
             return 0
         return min(max(self.round_bets) - self.round_bets[self.seat], self.chips[self.seat])
 
-    @property
-    def to_move(self) -> int | None:
-        return self.turn
-
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": "poker",
-            "seat": self.seat,
-            "options": {
-                f.name: getattr(self.opts, f.name) for f in fields(self.opts) if f.name != "legacy"
-            },
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.turn,
-            "hand": [TILE_NAMES[t] for t in self.hand],
+            **view_head("poker", self),
             "discarded": [TILE_NAMES[t] for t in self.discarded],
             "chips": list(self.chips),
             "committed": list(self.committed),
@@ -189,14 +173,8 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
         )
     own = seat is not None and hand.in_hand[seat]
     held = hand.hands[seat] if own and seat is not None else []
-    legal = tuple(hand.legal_moves()) if seat is not None and match.to_move == seat else ()
     return PokerView(
-        opts=match.opts,
-        seat=seat,
-        hand_number=len(match.hands),
-        dealer=hand.dealer,
-        phase=hand.phase,
-        turn=match.to_move,
+        **match.view_fields(seat),
         hand=tuple(hand.hands[seat]) if own and seat is not None else (),
         discarded=hand.own_discards[seat] if own and seat is not None else (),
         chips=tuple(hand.stacks),
@@ -206,7 +184,6 @@ def poker_view(match: PokerMatch, seat: int | None) -> PokerView:
         dealt_in=tuple(hand.in_hand),
         discard_counts=tuple(hand.drawn_count),
         history=tuple(_public(e, seat) for e in hand.moves),
-        legal_moves=legal,
         last_showdown=last_showdown,
         last_pots=last_pots,
         over=match.over,
@@ -219,19 +196,11 @@ def poker_view_from_dict(data: dict[str, Any]) -> PokerView:
     """Rebuild a view from :meth:`PokerView.to_dict` (what a client receives), e.g. to let a
     Kozel bot play for a remote client. Raises ``ValueError`` (or ``KeyError``) on malformed
     data."""
-    from kozel.core import parse_tile
-    from kozel.poker.game import POKER
-
-    opts = POKER.options({k: v for k, v in data["options"].items() if k != "teams"})
+    opts = POKER_RULES.options({k: v for k, v in data["options"].items() if k != "teams"})
     assert isinstance(opts, PokerOptions)
     return PokerView(
         opts=opts,
-        seat=data["seat"],
-        hand_number=data["hand_number"],
-        dealer=data["dealer"],
-        phase=data["phase"],
-        turn=data["turn"],
-        hand=tuple(parse_tile(t) for t in data["hand"]),
+        **head_from_dict(data),
         discarded=tuple(parse_tile(t) for t in data["discarded"]),
         chips=tuple(data["chips"]),
         committed=tuple(data["committed"]),

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kozel.core import DOUBLE_OF, DOUBLES_MASK, IS_DOUBLE, Layout, Play, pips_of
+from kozel.engine.options import Options
 from kozel.history import lay
-from kozel.options import Options
 from kozel.scoring.race import RaceOptions, RaceScoring
 
 if TYPE_CHECKING:

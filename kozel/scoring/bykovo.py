@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.options import Options
-from kozel.scoring.base import Cell, MatchResult, Scoring, Settlement
+from kozel.engine.options import Options
+from kozel.engine.result import MatchResult
+from kozel.scoring.base import Cell, Scoring, Settlement
 from kozel.scoring.race import race_entries
 
 if TYPE_CHECKING:

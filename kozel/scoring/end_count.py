@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kozel.core import Play
-from kozel.options import Options
+from kozel.engine.options import Options
 from kozel.scoring.ends import end_sum
 from kozel.scoring.race import RaceOptions, RaceScoring
 

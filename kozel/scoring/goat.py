@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from kozel.core import DOUBLE_OF
-from kozel.options import Options
-from kozel.scoring.base import Cell, MatchResult, Scoring, Settlement, round_half_away
+from kozel.engine.options import Options
+from kozel.engine.result import MatchResult
+from kozel.scoring.base import Cell, Scoring, Settlement, round_half_away
 
 if TYPE_CHECKING:
     from kozel.round import Round

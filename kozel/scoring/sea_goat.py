@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kozel.core import DOUBLE_OF, Play, PlayDoubles
-from kozel.options import Options
-from kozel.scoring.base import Cell, MatchResult, Settlement
+from kozel.engine.options import Options
+from kozel.engine.result import MatchResult
+from kozel.scoring.base import Cell, Settlement
 from kozel.scoring.race import RaceOptions, RaceScoring, race_entries
 
 if TYPE_CHECKING:

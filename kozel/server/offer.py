@@ -1,14 +1,15 @@
 """The games the club offers: those played at a kind of table the browser client draws.
 
-Every game says what table it needs (:attr:`kozel.game.Game.table`); a game joins the lobby,
+Every game says what table it needs (:attr:`kozel.engine.game.Game.table`); a game joins the lobby,
 ``/api/rules`` and game requests once its table is in :data:`DRAWN_TABLES`, with no change
 elsewhere in the server.
 """
 
 from __future__ import annotations
 
-from kozel.game import Game
-from kozel.games import ALL_GAMES, unknown_game
+from kozel.engine.errors import unknown_game
+from kozel.engine.game import Game
+from kozel.games import ALL_GAMES
 
 DRAWN_TABLES = frozenset({"layout", "poker", "tricks"})
 """The kinds of table the browser client draws (``kozel/web``)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from kozel.codec import event_to_dict, parse_move
 from kozel.core import DECLINE_HUNDRED, DRAW, TILE_NAMES, Play, PlayDoubles, tiles_of
-from kozel.game import Game
+from kozel.engine.game import Game
 from kozel.match import Match
 from kozel.rules import Ruleset
 from kozel.server.offer import club_game

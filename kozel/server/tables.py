@@ -34,7 +34,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.core import IllegalMove
-from kozel.game import GameBot, GameMatch, GameMove
+from kozel.engine.game import GameBot, GameMatch, GameMove
 from kozel.patch import Op, diff
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.offer import club_game

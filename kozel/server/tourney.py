@@ -24,8 +24,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from kozel.games import BYKOVO
-from kozel.notation import replay
+from kozel.games import BYKOVO, replay_layout
 from kozel.server.db import Game, GamePlayer, RatingChange, TournamentRow, User, now
 from kozel.server.seeds import seeded_server_seed
 from kozel.tournament import LIMITS, SEATS, Tournament, TournamentError, rating_gains
@@ -73,7 +72,7 @@ def rebuild(row: TournamentRow, records: list[dict[str, Any]]) -> Tournament:
         seated = [table_label(row.entrants[p]) for p in seating]
         if record.get("seats") != seated:
             raise TournamentError(f"game {g} seated {record.get('seats')}, not {seated}")
-        t.add_game(seating, replay(record))
+        t.add_game(seating, replay_layout(record))
     return t
 
 

@@ -1,36 +1,27 @@
 """A game of Trumps: hands until a pair reaches the target (docs/rules.md#trumps-game, Decisions 1,
-4 and 5). :class:`TrumpsMatch` implements :class:`kozel.game.GameMatch`."""
+4 and 5). :class:`TrumpsMatch` is a :class:`kozel.hands.match.HandsMatch`: the pairs' scores,
+the deal, the moves, its record of a hand and the fields a replay compares."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from kozel.codec import read_tile, want
 from kozel.core import TILE_COUNT, TILE_NAMES, IllegalMove, Tile
-from kozel.options import Options
-from kozel.scoring.base import MatchResult
+from kozel.engine.errors import read_tile, want
+from kozel.engine.result import MatchResult
+from kozel.hands.match import HandsMatch
 from kozel.trumps.hand import SEATS, TrumpsHand, pair_of
 from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
+from kozel.trumps.options import TRUMPS_RULES, TrumpsOptions
 from kozel.trumps.tiles import HAND_TILES
-
-if TYPE_CHECKING:
-    from kozel.trumps.views import TrumpsView
+from kozel.trumps.views import TrumpsView, trumps_view
 
 WINNER_RATING = 5
 """docs/rules.md#club: each player of the winning pair gains 5 rating points, the others nothing."""
 
 FIRST_DEALER = 3
-
-
-@dataclass(frozen=True, kw_only=True)
-class TrumpsOptions(Options):
-    """docs/rules.md#trumps-game, Decision 4: the target."""
-
-    target: int
 
 
 def deal_hands(rng: random.Random) -> list[list[str]]:
@@ -44,46 +35,18 @@ def deal_hands(rng: random.Random) -> list[list[str]]:
     ]
 
 
-class TrumpsMatch:
+class TrumpsMatch(HandsMatch[TrumpsOptions, TrumpsHand, TrumpsMove, TrumpsView]):
     """A game from the first deal to its result."""
 
+    rules = TRUMPS_RULES
+    compared = ("tricks", "end", "sheet")
+
     def __init__(self, opts: TrumpsOptions, seed: int | None = None) -> None:
-        self.opts = opts
-        self.seed = seed
-        self.rng = random.Random(seed)
+        super().__init__(opts, seed)
         self.scores = [0, 0]
-        self.hands: list[TrumpsHand] = []
         self.sheets: list[list[dict[str, int]]] = []
-        self._result: MatchResult | None = None
-        self.timed_out: int | None = None
 
     # --- state ----------------------------------------------------------------------------
-
-    @property
-    def hand(self) -> TrumpsHand | None:
-        return self.hands[-1] if self.hands else None
-
-    @property
-    def over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def result(self) -> MatchResult | None:
-        return self._result
-
-    @property
-    def started(self) -> bool:
-        return bool(self.hands)
-
-    @property
-    def to_move(self) -> int | None:
-        hand = self.hand
-        return None if self.over or hand is None else hand.turn
-
-    @property
-    def needs_deal(self) -> bool:
-        hand = self.hand
-        return not self.over and (hand is None or hand.over)
 
     def next_dealer(self) -> int:
         """Seat 3 deals the first hand; the deal then moves one seat clockwise."""
@@ -119,17 +82,11 @@ class TrumpsMatch:
 
     # --- moves ----------------------------------------------------------------------------
 
-    def read_move(self, raw: object) -> TrumpsMove:
-        if self.to_move is None:
-            raise IllegalMove("nobody is to move")
+    def move_from_dict(self, raw: object) -> TrumpsMove:
         return move_from_dict(raw)
 
-    def write_move(self, move: TrumpsMove) -> dict[str, Any]:
+    def move_to_dict(self, move: TrumpsMove) -> dict[str, Any]:
         return move_to_dict(move)
-
-    def legal_moves(self) -> list[TrumpsMove]:
-        hand = self.hand
-        return [] if self.over or hand is None else hand.legal_moves()
 
     def push(self, move: TrumpsMove) -> None:
         hand = self.hand
@@ -169,36 +126,10 @@ class TrumpsMatch:
         rating = [WINNER_RATING if pair_of(s) == winner else 0 for s in range(SEATS)]
         self._result = MatchResult("winners", [winner], list(self.scores), rating)
 
-    def timeout(self, seat: int) -> None:
-        """The seat to move ran out of time: the hand is not scored and the game ends; every
-        other player gains 1 (docs/rules.md#club)."""
-        if self.over:
-            raise IllegalMove("the game is over")
-        if seat != self.to_move:
-            raise IllegalMove(f"seat {seat} is not to move")
-        self.timed_out = seat
-        rating = [0 if s == seat else 1 for s in range(SEATS)]
-        self._result = MatchResult("winners", [], list(self.scores), rating, timeout=seat)
-
-    def copy(self) -> TrumpsMatch:
-        return copy.deepcopy(self)
-
     # --- what players see, and the record -------------------------------------------------
 
-    def view(self, seat: int | None, hints: bool = False) -> TrumpsView:
-        """What ``seat`` may see (``hints`` mean nothing in Trumps)."""
-        from kozel.trumps.views import trumps_view
-
+    def seat_view(self, seat: int | None) -> TrumpsView:
         return trumps_view(self, seat)
-
-    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
-        from kozel.trumps.views import trumps_view
-
-        return [trumps_view(self, s).to_dict() for s in seats]
-
-    def progress(self) -> tuple[int, int]:
-        hand = self.hand
-        return (0, 0) if hand is None else (len(self.hands), len(hand.moves))
 
     def standing(self) -> list[int]:
         return list(self.scores)
@@ -207,20 +138,28 @@ class TrumpsMatch:
         """A finished hand has no tile left: every one was played face up."""
         return [[] for _ in range(SEATS)]
 
-    def round_summaries(self, start: int = 0) -> list[dict[str, Any]]:
-        from kozel.trumps.record import hand_record
-
-        out = []
-        for i, hand in enumerate(self.hands[start:], start=start):
-            if not hand.over and not (self.timed_out is not None and i == len(self.hands) - 1):
-                continue
-            rec = hand_record(self, i)
-            public = {k: v for k, v in rec.items() if k not in ("deal", "moves")}
-            public["gains"] = [entry["credited"] for entry in rec["sheet"]]
-            out.append(public)
+    def hand_record(self, index: int) -> dict[str, Any]:
+        """Hand ``index`` (0: the first) as the record writes it."""
+        hand = self.hands[index]
+        out: dict[str, Any] = {
+            "dealer": hand.dealer,
+            "deal": {"hands": [[TILE_NAMES[t] for t in h] for h in hand.dealt], "bazaar": []},
+            "moves": [dict(m) for m in hand.moves],
+            "tricks": [
+                {"leader": t["leader"], "winner": t["winner"], "points": t["points"]}
+                for t in hand.tricks
+            ],
+        }
+        if hand.over:
+            out["end"] = hand.end_dict()
+            out["sheet"] = [dict(e) for e in self.sheets[index]]
+        else:
+            out["end"] = {"kind": "timeout", "seat": self.timed_out}
+            out["sheet"] = [
+                {"before": s, "taken": 0, "credited": 0, "after": s} for s in self.scores
+            ]
         return out
 
-    def record(self, seats: list[str]) -> dict[str, Any]:
-        from kozel.trumps.record import record_of
-
-        return record_of(self, seats)
+    def hand_summary(self, index: int, written: dict[str, Any]) -> dict[str, Any]:
+        """Each pair's gain."""
+        return {"gains": [entry["credited"] for entry in written["sheet"]]}

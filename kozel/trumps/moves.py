@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kozel.codec import MoveError, is_int, read_tile, want
 from kozel.core import TILE_NAMES, Tile
+from kozel.engine.errors import MoveError, is_int, read_tile, want
 
 MIN_BID = 30
 MAX_BID = 42

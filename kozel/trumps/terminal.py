@@ -8,33 +8,19 @@ scores. He answers ``pass`` or a number (his bid), then, as the winning bidder, 
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console
-
 from kozel.core import TILE_NAMES, parse_tile
-from kozel.game import Game
-from kozel.options import Options
+from kozel.engine.game import GameMatch
+from kozel.engine.result import MatchResult
+from kozel.hands.terminal import HandsTerminal, tiles_text
 from kozel.trumps.match import TrumpsMatch
 from kozel.trumps.moves import PASS, Bid, Lay, NameTrumps, TrumpsMove
 from kozel.trumps.views import TrumpsView, trumps_view
 
-Ask = Callable[[str], str]
-
 BID_PROMPT = "pass, or your bid (30–42)? "
 TRUMPS_PROMPT = "trumps (0–6)? "
 PLAY_PROMPT = "your tile (e.g. 3-5)? "
-NEXT_HAND_PROMPT = "press Enter for the next hand "
-
-
-class Quit(Exception):
-    """The human typed ``q``."""
-
-
-def tiles_text(tiles: Any) -> str:
-    return " ".join(TILE_NAMES[t] for t in tiles) or "—"
 
 
 def describe(move: dict[str, Any], me: int | None = None) -> str:
@@ -83,60 +69,16 @@ def understand(answer: str, view: TrumpsView) -> TrumpsMove | str:
     return Lay(tile)
 
 
-class TrumpsTerminal:
-    def __init__(
-        self,
-        game: Game,
-        opts: Options,
-        level: str,
-        seat: int,
-        seed: int | None,
-        console: Console,
-        ask: Ask,
-    ) -> None:
-        match = game.new_match(opts, seed)
+class TrumpsTerminal(HandsTerminal[TrumpsMatch, TrumpsView, TrumpsMove]):
+    def own(self, match: GameMatch) -> TrumpsMatch:
         assert isinstance(match, TrumpsMatch)
-        self.match = match
-        self.seat = seat
-        self.console = console
-        self.ask = ask
-        seeds = random.Random(seed)
-        self.bots = {
-            s: game.make_bot(level, seeds.getrandbits(48) if seed is not None else None)
-            for s in range(opts.players)
-            if s != seat
-        }
-        self.shown = 0
+        return match
 
-    def run(self) -> None:
-        match, out = self.match, self.console
-        try:
-            while not match.over:
-                if match.needs_deal:
-                    if match.hands:
-                        self.finish_hand()
-                    match.deal_next()
-                    self.shown = 0
-                    view = trumps_view(match, self.seat)
-                    out.rule(f"Hand {view.hand_number} — seat {view.dealer} deals")
-                    out.print(f"your hand: {tiles_text(view.hand)}", highlight=False)
-                    continue
-                turn = match.to_move
-                assert turn is not None
-                if turn == self.seat:
-                    match.push(self.human_move())
-                else:
-                    match.push(self.bots[turn].choose(trumps_view(match, turn)))
-                self.show_events()
-            self.finish_hand()
-        except Quit:
-            out.print("bye")
-            return
-        result = match.result
-        assert result is not None
-        out.rule("Game over")
-        pairs = ["seats 0 and 2", "seats 1 and 3"]
-        out.print(f"scores: {result.scores}; winners: {pairs[result.units[0]]}")
+    def view(self, seat: int) -> TrumpsView:
+        return trumps_view(self.match, seat)
+
+    def dealt(self, view: TrumpsView) -> None:
+        self.console.print(f"your hand: {tiles_text(view.hand)}", highlight=False)
 
     def show_events(self) -> None:
         hand = self.match.hand
@@ -162,8 +104,7 @@ class TrumpsTerminal:
             f"recorded {hand.credited()}; scores {match.scores} (to {match.opts.target})",
             highlight=False,
         )
-        if not match.over:
-            self.ask(NEXT_HAND_PROMPT)
+        self.next_hand()
 
     def show_table(self, view: TrumpsView) -> None:
         bids = (
@@ -178,36 +119,15 @@ class TrumpsTerminal:
             highlight=False,
         )
 
-    def human_move(self) -> TrumpsMove:
-        view = trumps_view(self.match, self.seat)
-        self.show_table(view)
-        prompt = {"bid": BID_PROMPT, "naming": TRUMPS_PROMPT}.get(view.phase, PLAY_PROMPT)
-        while True:
-            answer = self.ask(prompt)
-            if answer.strip().lower() in ("q", "quit"):
-                raise Quit
-            if answer.strip() == "?":
-                self.console.print(
-                    f"legal: {', '.join(map(str, view.legal_moves))}", highlight=False
-                )
-                continue
-            move = understand(answer, view)
-            if isinstance(move, str):
-                self.console.print(f"[red]{move}[/]", highlight=False)
-                continue
-            return move
+    def prompt(self, view: TrumpsView) -> str:
+        return {"bid": BID_PROMPT, "naming": TRUMPS_PROMPT}.get(view.phase, PLAY_PROMPT)
 
+    def legal_text(self, view: TrumpsView) -> str:
+        return ", ".join(map(str, view.legal_moves))
 
-def play_trumps(
-    game: Game,
-    opts: Options,
-    level: str,
-    seat: int,
-    seed: int | None,
-    console: Console,
-    *,
-    ask: Ask = input,
-) -> None:
-    """Play one game at ``seat`` against ``level`` bots, reading moves from ``ask``;
-    ``InvalidOption`` for an unknown bot level."""
-    TrumpsTerminal(game, opts, level, seat, seed, console, ask).run()
+    def understand(self, answer: str, view: TrumpsView) -> TrumpsMove | str:
+        return understand(answer, view)
+
+    def game_over(self, result: MatchResult) -> str:
+        pairs = ["seats 0 and 2", "seats 1 and 3"]
+        return f"scores: {result.scores}; winners: {pairs[result.units[0]]}"

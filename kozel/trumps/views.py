@@ -8,31 +8,28 @@ and points taken, the scores and each seat's pair. It never holds another player
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from kozel.core import TILE_NAMES, Tile
+from kozel.core import TILE_NAMES, Tile, parse_tile
+from kozel.hands.views import HandViewFields, head_from_dict, view_head
 from kozel.trumps.hand import SEATS, pair_of
-from kozel.trumps.match import TrumpsMatch, TrumpsOptions
 from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
+from kozel.trumps.options import TRUMPS_RULES, TrumpsOptions
 from kozel.trumps.tiles import COUNTERS, TRUMP_SUIT
+
+if TYPE_CHECKING:
+    from kozel.trumps.match import TrumpsMatch
 
 UNITS = tuple(pair_of(s) for s in range(SEATS))
 """Per seat, its pair (scoring unit): seats 0 and 2 are pair 0."""
 
 
 @dataclass(frozen=True)
-class TrumpsView:
-    """One seat's view (``seat`` is ``None`` for a spectator)."""
+class TrumpsView(HandViewFields[TrumpsOptions]):
+    """One seat's view (``seat`` is ``None`` for a spectator); its ``phase`` is ``"deal"``,
+    ``"bid"``, ``"naming"`` (the trumps), ``"play"`` or ``"over"`` (the hand)."""
 
-    opts: TrumpsOptions
-    seat: int | None
-    hand_number: int
-    dealer: int
-    phase: str
-    """``"deal"``, ``"bid"``, ``"naming"`` (the trumps), ``"play"`` or ``"over"`` (the hand)."""
-    turn: int | None
-    hand: tuple[Tile, ...]
     bids: tuple[tuple[int, int | None], ...]
     """``(seat, bid)`` in order, ``None`` for a pass."""
     bidder: int | None
@@ -58,22 +55,9 @@ class TrumpsView:
     units: tuple[int, ...] = UNITS
     """Per seat, its pair."""
 
-    @property
-    def to_move(self) -> int | None:
-        return self.turn
-
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": "trumps",
-            "seat": self.seat,
-            "options": {
-                f.name: getattr(self.opts, f.name) for f in fields(self.opts) if f.name != "legacy"
-            },
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.turn,
-            "hand": [TILE_NAMES[t] for t in self.hand],
+            **view_head("trumps", self),
             "hand_sizes": list(self.hand_sizes),
             "bids": [{"seat": s, "bid": b} for s, b in self.bids],
             "bidder": self.bidder,
@@ -118,18 +102,12 @@ def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
             match.opts, seat, 0, match.next_dealer(), "deal", None, (), (), None, 0, None,
             (), (), (0, 0), (0, 0), scores, (), match.over,
         )  # fmt: skip
-    legal = tuple(hand.legal_moves()) if seat is not None and match.to_move == seat else ()
     played = tuple(
         tuple(((t["leader"] + i) % 4, tile) for i, tile in enumerate(t["tiles"]))
         for t in hand.tricks
     )
     return TrumpsView(
-        opts=match.opts,
-        seat=seat,
-        hand_number=len(match.hands),
-        dealer=hand.dealer,
-        phase=hand.phase,
-        turn=match.to_move,
+        **match.view_fields(seat),
         hand=tuple(sorted(hand.hands[seat])) if seat is not None else (),
         bids=tuple(hand.bids),
         bidder=hand.bidder,
@@ -140,7 +118,6 @@ def trumps_view(match: TrumpsMatch, seat: int | None) -> TrumpsView:
         tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
         taken=(hand.taken[0], hand.taken[1]),
         scores=scores,
-        legal_moves=legal,
         over=match.over,
         hand_sizes=tuple(len(tiles) for tiles in hand.hands),
         last_trick=(hand.tricks[-1]["winner"], hand.tricks[-1]["points"]) if hand.tricks else None,
@@ -152,10 +129,7 @@ def trumps_view_from_dict(data: dict[str, Any]) -> TrumpsView:
     """Rebuild a view from :meth:`TrumpsView.to_dict` (what a client receives), e.g. to let a
     Kozel bot play for a remote client. Raises ``ValueError`` (or ``KeyError``) on malformed
     data."""
-    from kozel.core import parse_tile
-    from kozel.trumps.game import TRUMPS
-
-    opts = TRUMPS.options({"target": data["options"]["target"]})
+    opts = TRUMPS_RULES.options({"target": data["options"]["target"]})
     assert isinstance(opts, TrumpsOptions)
 
     def laid(entries: list[dict[str, Any]]) -> tuple[tuple[int, Tile], ...]:
@@ -163,12 +137,7 @@ def trumps_view_from_dict(data: dict[str, Any]) -> TrumpsView:
 
     return TrumpsView(
         opts=opts,
-        seat=data["seat"],
-        hand_number=data["hand_number"],
-        dealer=data["dealer"],
-        phase=data["phase"],
-        turn=data["turn"],
-        hand=tuple(parse_tile(t) for t in data["hand"]),
+        **head_from_dict(data),
         bids=tuple((b["seat"], b["bid"]) for b in data["bids"]),
         bidder=data["bidder"],
         bid=data["bid"],

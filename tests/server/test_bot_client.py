@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kozel.games import get_game
-from kozel.notation import replay
+from kozel.games import get_game, replay_layout
 from kozel.server.settings import Settings
 from tests.server.client import Player, play_to_the_end
 from tests.server.conftest import RunningServer
@@ -30,7 +29,7 @@ def test_the_example_bot_client_plays_a_game(server: RunningServer, tmp_path: Pa
     assert "over: losers" in done.stdout
     record = json.loads(out.read_text())
     assert record["options"]["players"] == 3 and record["seats"][0].startswith("guest-")
-    replay(record)
+    replay_layout(record)
 
 
 @pytest.mark.parametrize(
@@ -54,7 +53,7 @@ def test_the_example_bot_client_plays_a_race(
     record = json.loads(out.read_text())
     assert record["game"] == game and record["result"]["winners"]
     assert record["options"]["target"] == 60 and record["seats"][0].startswith("guest-")
-    assert replay(record).over
+    assert replay_layout(record).over
 
 
 def test_the_example_says_what_is_wrong(server: RunningServer, tmp_path: Path) -> None:
@@ -128,7 +127,7 @@ def test_the_example_bot_client_joins_by_link(seeding: RunningServer, tmp_path: 
     record = json.loads(out.read_text())
     assert record["game"] == "draw" and record["seats"][0] == alice.name
     assert record["shuffle"]["seeds"][1] is not None  # the bot added its own
-    assert record["seats"][1].startswith("guest-") and replay(record).over
+    assert record["seats"][1].startswith("guest-") and replay_layout(record).over
 
 
 def test_the_example_bot_client_plays_a_rematch(server: RunningServer, tmp_path: Path) -> None:
@@ -142,4 +141,4 @@ def test_the_example_bot_client_plays_a_rematch(server: RunningServer, tmp_path:
     first, second = (json.loads(line) for line in out.read_text().splitlines())
     me = first["seats"][0]
     assert me.startswith("guest-") and second["seats"][1] == me
-    assert second["options"] == first["options"] and replay(second).over
+    assert second["options"] == first["options"] and replay_layout(second).over

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection
 
-from kozel.notation import replay
+from kozel.games import replay_layout
 from tests.server.client import Player, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
@@ -117,7 +117,7 @@ def test_two_people_play_a_rated_game_to_the_end(server: RunningServer) -> None:
     assert final["status"] == "finished" and final["rated"]
     assert other["version"] == final["version"]
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
-    replayed = replay(json.loads(json.dumps(record)))
+    replayed = replay_layout(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
     assert record["result"]["rating"] == rating
     # a winner gains at least a point; both seats lose when both pass the limit in one round
@@ -160,7 +160,7 @@ def test_two_people_and_two_bots_play_an_unrated_game_to_the_end(server: Running
     # and what the client says of each round (Sea Goat's hundred, instant ends: none in Goat)
     assert all(r["hundred"] == -1 and r["decided_by"] is None for r in final["rounds"])
     assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["game_id"] == game_id
-    replayed = replay(json.loads(json.dumps(record)))
+    replayed = replay_layout(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
     assert record["result"]["rating"] == rating  # what a rated game would have given
     for name in ["alice", "bob"]:
@@ -250,7 +250,7 @@ def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer
     assert state["result"]["timeout"] == 0 and state["result"]["losers"] == []
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
     assert record["rounds"][-1]["end"] == {"kind": "timeout", "seat": 0}
-    replay(record)
+    replay_layout(record)
     assert httpx.get(f"{server.url}/api/players/alice").json()["rating"] == 0
 
 
@@ -340,4 +340,4 @@ def test_play_with_the_computer_in_one_click(server: RunningServer) -> None:
         final = play_to_the_end(sock)
     assert final["status"] == "finished" and final["result"]["losers"]
     record = httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json()
-    replay(record)
+    replay_layout(record)

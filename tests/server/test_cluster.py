@@ -31,8 +31,7 @@ from sqlalchemy import select, update
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from kozel.games import get_game
-from kozel.notation import replay
+from kozel.games import get_game, replay_layout
 from kozel.server.club import Club, ClubError
 from kozel.server.cluster import Claimable
 from kozel.server.db import Game, GameEvent, Node, User, make_engine
@@ -101,7 +100,7 @@ def test_a_player_on_either_process_plays_at_the_other_process_table(
         thread.join(timeout=60)
     assert final_b["status"] == out[0]["status"] == "finished"
     assert out[0]["version"] == final_b["version"]
-    replay(httpx.get(f"{a.url}/api/games/{game_id}/record").json())
+    replay_layout(httpx.get(f"{a.url}/api/games/{game_id}/record").json())
 
 
 def test_a_dead_owner_is_taken_over_and_not_taken_back(
@@ -137,7 +136,7 @@ def test_a_dead_owner_is_taken_over_and_not_taken_back(
         assert timeless(receive(sock)) == timeless(final)
     assert owners(a, alice) == {}  # finished: no owner needed any more
     record = httpx.get(f"{a.url}/api/games/{game_id}/record").json()
-    replay(json.loads(json.dumps(record)))
+    replay_layout(json.loads(json.dumps(record)))
     mine = [
         {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
         for rnd in record["rounds"]
@@ -298,7 +297,7 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
             fences = [e.fence for e in events]
             assert fences == sorted(fences) and fences[-1] == fence + 1
             assert stored is not None and stored.record is not None
-            replay(json.loads(json.dumps(stored.record)))
+            replay_layout(json.loads(json.dumps(stored.record)))
         finally:
             await a.stop()
             await b.stop()

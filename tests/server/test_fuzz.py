@@ -30,7 +30,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from kozel.core import IllegalMove
-from kozel.notation import RecordError, parse_move
+from kozel.engine.errors import RecordError
+from kozel.notation import parse_move
 from kozel.server.app import create_app
 from kozel.server.settings import Settings
 from tests.server.client import Player, receive

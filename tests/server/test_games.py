@@ -9,8 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kozel.games import get_game
-from kozel.notation import replay
+from kozel.games import get_game, replay_layout
 from kozel.rules import Ruleset
 from kozel.server.offer import CLUB_GAMES
 from kozel.views import view_for
@@ -136,7 +135,7 @@ def test_a_whole_race_game_over_the_socket(server: RunningServer, game: str) -> 
 
     record = alice.http.get(f"/api/games/{game_id}/record").json()
     assert record["result"] == {k: v for k, v in result.items() if k != "timeout"}
-    match = replay(record)
+    match = replay_layout(record)
     assert [r["sheet"] for r in record["rounds"]] == [r["sheet"] for r in last["rounds"]]
     positions = alice.http.get(f"/api/games/{game_id}/positions").json()
     check_positions(record, positions)
@@ -257,6 +256,6 @@ def test_a_lone_bykovo_game_over_the_socket(server: RunningServer) -> None:
     assert entry["end"]["places"] == result["places"] == entry["places"]
     record = alice.http.get(f"/api/games/{game_id}/record").json()
     assert record["game"] == "bykovo" and record["options"] == {}
-    replay(record)
+    replay_layout(record)
     positions = alice.http.get(f"/api/games/{game_id}/positions").json()
     check_positions(record, positions)

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from kozel.notation import replay
+from kozel.games import replay_layout
 from kozel.server.presence import Announcer, SeatPresence
 from kozel.server.settings import Settings
 from tests.server.client import Player, in_thread, play_to_the_end, receive
@@ -257,7 +257,7 @@ def test_the_others_let_a_computer_take_the_dropped_seat_and_the_game_goes_on_un
         thread.join(timeout=60)
     assert final["status"] == out[0]["status"] == "finished" and final["rated"] is False
     record = httpx.get(f"{club.url}/api/games/{game}/record").json()
-    replay(json.loads(json.dumps(record)))
+    replay_layout(json.loads(json.dumps(record)))
     assert record["seats"] == ["alice", "bob", "carol"]
     [replaced] = record["replaced"]
     assert replaced["seat"] == 2 and replaced["player"] == "carol"
@@ -355,7 +355,7 @@ def test_the_computer_in_the_seat_survives_a_restart(settings: Settings) -> None
             final = play_to_the_end(sock_a)
         assert final["status"] == "finished"
         record = httpx.get(f"{server.url}/api/games/{game}/record").json()
-        replay(json.loads(json.dumps(record)))
+        replay_layout(json.loads(json.dumps(record)))
         assert [r["player"] for r in record["replaced"]] == ["bob"]
     finally:
         server.stop()

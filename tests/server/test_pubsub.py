@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kozel.notation import replay
+from kozel.games import replay_layout
 from kozel.server.pubsub import MemoryPubSub, PubSub, RedisPubSub, make_pubsub
 from kozel.server.settings import Settings
 from tests.server.client import Player, play_to_the_end
@@ -132,6 +132,6 @@ def test_a_whole_game_through_redis(tmp_path: Path) -> None:
         with guest.socket(table["game_id"]) as sock:
             final = play_to_the_end(sock)
         assert final["status"] == "finished"
-        replay(httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json())
+        replay_layout(httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json())
     finally:
         server.stop()

@@ -20,8 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from kozel.games import get_game
-from kozel.notation import replay
+from kozel.games import get_game, replay_layout
 from tests.server.client import Player, receive
 from tests.server.conftest import SEED
 
@@ -192,7 +191,7 @@ def check_the_record(server: Server, game: Game) -> None:
     exactly once, in order; the stored version counts every event exactly once."""
     assert game.last["status"] == "finished", game.last.get("result")
     record = httpx.get(f"{server.url}/api/games/{game.game_id}/record").json()
-    replayed = replay(json.loads(json.dumps(record)))
+    replayed = replay_layout(json.loads(json.dumps(record)))
     assert replayed.result is not None and record["result"]["losers"] == replayed.result.losers
     mine = []
     for rnd in record["rounds"]:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
-from kozel.notation import replay
+from kozel.games import replay_layout
 from kozel.server.offer import CLUB_GAMES
 from tests.server.client import Player, in_thread, play_to_the_end
 from tests.web.conftest import PHONE, Contexts
@@ -120,7 +120,7 @@ def test_two_people_and_two_computers_play_a_game_to_the_end(
     assert record["options"]["fish_mode"] == "all_to_loser"
     assert record["options"]["loss_limit"] == 31
     assert record["seats"][:2] == ["alice", "bob"]
-    assert replay(record).over  # raises RecordError on any discrepancy
+    assert replay_layout(record).over  # raises RecordError on any discrepancy
     for page in (alice, bob):
         expect(page.locator(".game-over")).to_be_visible()
         assert shown_sheet(page) == record_sheet(record)
@@ -705,7 +705,7 @@ def test_a_race_against_the_computer_to_its_end(contexts: Contexts, shots: Path,
     assert record["game"] == game
     for name, value in RACES[game].items():
         assert record["options"][name] == value
-    assert replay(record).over  # raises RecordError on any discrepancy
+    assert replay_layout(record).over  # raises RecordError on any discrepancy
     result = record["result"]
     assert result["winners"]
     assert shown_race_sheet(page) == record_race_sheet(record, during=game in DURING_PLAY)
@@ -862,5 +862,5 @@ def test_a_lone_bykovo_game_against_the_computer(contexts: Contexts) -> None:
     record = record_of(page, number)
     assert record["game"] == "bykovo" and len(record["rounds"]) == 1
     assert record["result"]["rating"] == [0, 0, 0, 0]
-    replay(record)
+    replay_layout(record)
     assert page.request.get(f"/api/games/{number}").json()["rated"] is False

@@ -1,21 +1,59 @@
-"""The frame of a ``kozel-record/1`` record that every game not played on a layout writes and
-checks alike: the format, the game, its options, the seats, the seed and the rounds. Each
-game writes and replays what is inside its rounds itself."""
+"""The frame of a ``kozel-record/1`` record (docs/record.md), alike for every game: the format,
+the game, its options, the seats, the seed, the rounds and the result. Each game writes and
+replays what is inside its rounds itself (the layout games: :mod:`kozel.notation`)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from kozel.codec import is_int, want
 from kozel.core import InvalidOption
-from kozel.game import Game
-from kozel.notation import FORMAT, RecordError, seats_as_set
-from kozel.options import Options
-from kozel.scoring.base import MatchResult
+from kozel.engine.errors import RecordError, is_int, want
+from kozel.engine.options import DeclaredOptions, Options
+from kozel.engine.result import MatchResult
+
+FORMAT = "kozel-record/1"
+TOURNAMENT_FORMAT = "kozel-tournament/1"
+"""A micro-tournament's record (:mod:`kozel.tournament`): a file line may hold one."""
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One record as one JSON line."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def seats_as_set(value: object) -> object:
+    """A list of seats or units in seat order (a record may name them in any order); any
+    other value as it is, for the comparison to report.
+
+    >>> seats_as_set([2, 0]), seats_as_set("x")
+    ([0, 2], 'x')
+    """
+    if isinstance(value, list) and all(is_int(s) for s in value):
+        return sorted(value)
+    return value
+
+
+def field(obj: dict[str, Any], key: str, where: str) -> Any:
+    """``obj[key]``, or ``RecordError`` saying that ``where`` misses it."""
+    want(key in obj, f"{where}: missing {key!r}")
+    return obj[key]
+
+
+def game_of(record: object) -> str:
+    """The game a record names, after checking that it is a record of this format."""
+    want(isinstance(record, dict), "a record must be a JSON object")
+    assert isinstance(record, dict)
+    fmt = record.get("format")
+    want(fmt == FORMAT, f"unknown format {fmt!r}; expected {FORMAT!r}")
+    game = field(record, "game", "record")
+    want(isinstance(game, str), f"game must be a string, got {game!r}")
+    assert isinstance(game, str)
+    return game
 
 
 def record_frame(
-    game: Game, opts: Options, seats: list[str], seed: int | None, rounds: list[Any]
+    game: DeclaredOptions, opts: Options, seats: list[str], seed: int | None, rounds: list[Any]
 ) -> dict[str, Any]:
     """A record's fields before its ``result``."""
     return {
@@ -28,7 +66,9 @@ def record_frame(
     }
 
 
-def read_frame(record: dict[str, Any], game: Game) -> tuple[Options, int | None, list[Any]]:
+def read_frame(
+    record: dict[str, Any], game: DeclaredOptions
+) -> tuple[Options, int | None, list[Any]]:
     """A record's options, seed and rounds, once its format, game, options, seats (one per
     player), seed and rounds (at least one) are checked; ``RecordError`` saying what is
     wrong."""

@@ -3,7 +3,7 @@ the game's record is replayed move by move, and before each move of the seat tha
 choice the game's analyst values the legal moves from what the seat saw then.
 
 Layout games review with their expert's playouts (:mod:`kozel.bots.review`); both are a
-:class:`kozel.game.Review`.
+:class:`kozel.engine.game.Review`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from kozel.game import Decision, GameMove
+from kozel.engine.game import Decision, GameMove
 
 Analyst = Callable[[Any, GameMove], Sequence[tuple[GameMove, float]]]
 """A seat's view (its game's own) and the move played → each move worth valuing with what it
@@ -22,7 +22,7 @@ round, the move's number in it, the move)."""
 
 
 class RecordReview:
-    """A :class:`kozel.game.Review` of a record replayed through its game's rules."""
+    """A :class:`kozel.engine.game.Review` of a record replayed through its game's rules."""
 
     def __init__(
         self,

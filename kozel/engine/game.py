@@ -4,9 +4,10 @@ The command line, simulations, records, the terminal, the server and the bots re
 through these two interfaces: a :class:`Game` (its id, its options, a new match) and the
 :class:`GameMatch` it starts (legal moves, moves, a timeout, copies, one seat's view, the
 public summaries of finished rounds, the record, the result). The layout games
-(:class:`kozel.rules.Ruleset` and :class:`kozel.match.Match`) are one implementation; games
-not played on a layout (Domino Poker, :mod:`kozel.poker`) implement the same protocol with
-their own state, moves, views and bots. Callers treat moves as opaque values: they come from
+(:class:`kozel.layouts.LayoutGame` and :class:`kozel.match.Match`) are one implementation;
+the games played in hands (Domino Poker, :mod:`kozel.poker`; Trumps, :mod:`kozel.trumps`)
+implement the same protocol on the base of :mod:`kozel.hands` with their own state, moves,
+views and bots. This module imports no game. Callers treat moves as opaque values: they come from
 ``legal_moves()``, ``read_move()`` or a bot, and go back to ``push()`` and ``write_move()``.
 A game's ``table`` says what kind of table it needs (``"layout"``, ``"poker"``, ``"tricks"``),
 so a client offers only the games whose table it can draw.
@@ -27,8 +28,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kozel.options import Options, OptionSpec, OptionValue
-from kozel.scoring.base import MatchResult
+from kozel.engine.options import Options, OptionSpec, OptionValue
+from kozel.engine.result import MatchResult
 
 GameMove = Any
 """A move of some game: a small frozen value of that game's own move types (layout games:
