@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kozel.core import TILE_NAMES, Tile, parse_tile
+from kozel.core import HIGH, TILE_NAMES, Tile, parse_tile
 from kozel.hands.views import HandViewFields, head_from_dict, view_head
 from kozel.trumps.hand import SEATS, pair_of
 from kozel.trumps.moves import TrumpsMove, move_from_dict, move_to_dict
 from kozel.trumps.options import TRUMPS_RULES, TrumpsOptions
-from kozel.trumps.tiles import COUNTERS, TRUMP_SUIT
+from kozel.trumps.tiles import COUNTERS, TRUMP_SUIT, led_suit
 
 if TYPE_CHECKING:
     from kozel.trumps.match import TrumpsMatch
@@ -79,8 +79,16 @@ class TrumpsView(HandViewFields[TrumpsOptions]):
             # the counting tiles of this hand only (a message names no tile it need not)
             "counters": {TILE_NAMES[t]: COUNTERS[t] for t in self.hand if t in COUNTERS},
             "led": led_dict(self.led, self.trumps),
+            "suits": [suit_dict(t, self.trumps) for t in self.hand],
             "units": list(self.units),
         }
+
+
+def suit_dict(t: Tile, trumps: int | None) -> dict[str, Any]:
+    """The suit tile ``t`` belongs to, as :func:`led_dict` words a suit: trumps (when they
+    are named and it holds their number), else the suit of its higher half, the one it leads
+    and follows (:func:`~kozel.trumps.tiles.led_suit`)."""
+    return led_dict(led_suit(t, trumps) if trumps is not None else HIGH[t], trumps) or {}
 
 
 def led_dict(led: int | None, trumps: int | None) -> dict[str, Any] | None:

@@ -121,3 +121,58 @@ def test_the_record_pages_copy_of_a_seats_unit_is_the_engines(contexts: Contexts
             for u in range(max(units) + 1)
         ]
         assert by_teams == names and by_units == names
+
+
+BY_SUIT = """async (cases) => {
+  const { bySuit } = await import("/static/tricks.js");
+  return cases.map(([hand, suits]) => bySuit(hand, suits).map((e) => [e.tile, e.suit, e.other]));
+}"""
+
+
+def trumps_hands() -> list[tuple[list[str], list[dict[str, Any]], int | None]]:
+    """Each seat's hand in random Trumps games, with the suits its view gives, whether the
+    trumps are named yet or not: ``(hand, suits, trumps)``."""
+    rules = ALL_GAMES["trumps"]
+    cases = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        match = rules.new_match(rules.options({}), seed)
+        while not match.over and len(cases) < 40 * (seed + 1):
+            if match.needs_deal:
+                match.deal_next()
+                continue
+            seat = match.to_move
+            assert seat is not None
+            view = match.view_dicts([seat])[0]
+            cases.append((view["hand"], view["suits"], view["trumps"]))
+            moves = list(match.legal_moves())
+            match.push(moves[rng.randrange(len(moves))])
+    return cases
+
+
+def test_the_trick_tables_hand_goes_by_the_engines_suits(contexts: Contexts) -> None:
+    """Trumps' view gives each tile of the hand its suit (the engine's rule: trumps hold the
+    trump number, any other tile belongs to its higher half); tricks.js sorts the hand by it
+    (trumps first, then from 6 down, the double first) and shows the suit's number first."""
+    cases = trumps_hands()
+    for hand, suits, trumps in cases:
+        for name, suit in zip(hand, suits, strict=True):
+            a, b = (int(x) for x in name.split("-"))
+            if trumps is not None and trumps in (a, b):
+                assert suit == {"suit": trumps, "trumps": True}
+            else:
+                assert suit == {"suit": max(a, b), "trumps": False}
+    page = contexts.page()
+    page.goto("/")
+    shown = page.evaluate(BY_SUIT, [[hand, suits] for hand, suits, _ in cases])
+    for (hand, _suits, _), order in zip(cases, shown, strict=True):
+        assert sorted(tile for tile, _, _ in order) == sorted(hand)
+        keys = [(0 if s["trumps"] else 1, -s["suit"]) for _, s, _ in order]
+        assert keys == sorted(keys)  # trumps first, then each suit from 6 down
+        for tile, suit, other in order:
+            a, b = (int(x) for x in tile.split("-"))
+            assert sorted((suit["suit"], other)) == sorted((a, b))  # the suit's number first
+        for i in range(1, len(order)):
+            (tile, suit, other), (before, suit_before, other_before) = order[i], order[i - 1]
+            if suit == suit_before:  # the double first, then the other half, highest first
+                assert before.split("-")[0] == before.split("-")[1] or other_before > other

@@ -27,18 +27,17 @@ export function pips(value, size = 22) {
 const holds = (tile, v) => v !== null && v !== undefined && halves(tile).includes(v);
 const isDouble = (tile) => halves(tile)[0] === halves(tile)[1];
 
-/** The hand by suit: trumps first (the double, then the highest), then each number from 6 down
- * by a tile's higher half (the suit it leads), the double first. */
-export function bySuit(hand, trumps) {
-  const key = (tile) => {
+/** The hand by suit, each tile with its suit as the view gives it (``suits``, parallel to
+ * ``hand``: {suit, trumps}): trumps first, then each suit from 6 down; within a suit the
+ * double first, then by the other half, highest first. */
+export function bySuit(hand, suits) {
+  const entries = hand.map((tile, i) => {
+    const suit = suits[i];
     const [a, b] = halves(tile);
-    if (holds(tile, trumps)) return [0, 0, isDouble(tile) ? -7 : -(a === trumps ? b : a)];
-    return [1, -b, isDouble(tile) ? -7 : -a];
-  };
-  return [...hand].sort((x, y) => {
-    const [kx, ky] = [key(x), key(y)];
-    return kx[0] - ky[0] || kx[1] - ky[1] || kx[2] - ky[2];
+    const other = a === suit.suit ? b : a;
+    return { tile, suit, other, key: [suit.trumps ? 0 : 1, -suit.suit, isDouble(tile) ? -7 : -other] };
   });
+  return entries.sort((x, y) => x.key[0] - y.key[0] || x.key[1] - y.key[1] || x.key[2] - y.key[2]);
 }
 
 export class TrickTable {
@@ -308,12 +307,11 @@ export class TrickTable {
     const legal = mine ? view.legal_moves : [];
     const playable = new Set(legal.filter((m) => m.play).map((m) => m.play));
     const phone = window.innerWidth < 480;
-    const trumps = view.trumps;
-    const tiles = bySuit(view.hand, trumps).map((tile) => {
-      const [a, b] = halves(tile);
-      const trump = holds(tile, trumps);
-      // a trump shows the trump number on top; another tile its higher half (the suit it leads)
-      const [first, second] = trump ? (a === trumps ? [a, b] : [b, a]) : [b, a];
+    const tiles = bySuit(view.hand, view.suits).map(({ tile, suit, other }) => {
+      const trump = suit.trumps;
+      // the number of its suit on top: a trump's the trump number, another tile's the suit
+      // it leads and follows (the engine's, in the view)
+      const [first, second] = [suit.suit, other];
       const can = playable.has(tile);
       const points = view.counters[tile] || 0; // the counting tiles, as the server names them
       const label = [tile, trump ? t("tricks.trump_tile") : "", points ? plural("tricks.points", points) : "", can ? t("table.playable") : ""].filter(Boolean).join(", ");
