@@ -36,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from kozel.core import IllegalMove
 from kozel.game import GameBot, GameMatch, GameMove
 from kozel.patch import Op, diff
+from kozel.server.clock import MoveClock
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
@@ -189,16 +190,9 @@ class Table:
         self._seed_timer: asyncio.TimerHandle | None = None
         self.version = 0
         self.status = row.status
-        self.deadline = 0.0
-        """Wall-clock time (``time.time()``) when the seat to move runs out, but for the
-        server's own time: see :meth:`_arm`."""
-        self.server_time: Callable[[], float] = _no_server_time
-        """Seconds this process's event loop has been stalled so far (the club's
-        :class:`~kozel.server.stalls.StallMeter`): time no player's clock is charged for."""
-        self._stall_mark = 0.0
-        """``server_time()`` when the clock of the seat to move last started or grew."""
-        self._armed_at: float | None = None
-        """When the clock was started, until the state that started it has gone out."""
+        self.clock = MoveClock(self.id, self._expired)
+        """The seat to move's clock (:mod:`kozel.server.clock`); the club sets its
+        ``server_time``."""
         self.bots: dict[int, GameBot] = {
             s: self.rules.make_bot(info["bot"], self._bot_seed(s))
             for s, info in enumerate(self.seats)
@@ -218,7 +212,6 @@ class Table:
             | None
         ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
         """The finished rounds' public summaries, built as they end (a new list each time
@@ -785,64 +778,55 @@ class Table:
 
     # --- clock and bots -------------------------------------------------------------------
 
-    def _arm(self, deadline: float) -> None:
-        """Start the clock of the seat to move, and let a computer player think.
+    @property
+    def deadline(self) -> float:
+        """When the seat to move runs out (wall-clock), but for the server's own time."""
+        return self.clock.deadline
 
-        The clock is not charged for the server's own time: when it runs out, the seat first
-        gets the time this process's loop was stalled since the clock started (a burst of
-        password hashing, a starved machine: the player's move may be waiting, unread, in
-        the socket meanwhile), and is timed out only once the whole time to ``deadline`` has
-        passed with the server running (:meth:`_timeout`)."""
-        if self._timer is not None:
-            self._timer.cancel()
-        self.deadline = deadline
-        self._stall_mark = self.server_time()
-        self._armed_at = time.time()
+    @deadline.setter
+    def deadline(self, deadline: float) -> None:
+        self.clock.deadline = deadline
+
+    @property
+    def server_time(self) -> Callable[[], float]:
+        return self.clock.server_time
+
+    @server_time.setter
+    def server_time(self, server_time: Callable[[], float]) -> None:
+        self.clock.server_time = server_time
+
+    @property
+    def _timer(self) -> asyncio.TimerHandle | None:
+        """The table's one timer (the clock's, or the next deal's after a round's pause)."""
+        return self.clock.timer
+
+    @_timer.setter
+    def _timer(self, timer: asyncio.TimerHandle | None) -> None:
+        self.clock.timer = timer
+
+    def _arm(self, deadline: float) -> None:
+        """Start the clock of the seat to move (:meth:`MoveClock.start`), and let a computer
+        player think."""
         seat = self.match.to_move
         assert seat is not None
-        self._wake_at_deadline()
+        self.clock.start(deadline, seat, self.version)
         if seat in self.bots:
             task = asyncio.create_task(self._bot_move(seat, self.version))
             self._thinking.add(task)
             task.add_done_callback(self._thinking.discard)
 
     def _state_sent(self) -> None:
-        """The state that started the clock has been published (Redis has handed it to every
-        process's subscription): the clock runs from now, and the seat gets the time the
-        publishing took (a busy Redis, a busy machine). The stalls of this process until now
-        are in that time: the stall count starts again here."""
-        if self._armed_at is None:
-            return
-        late, self._armed_at = time.time() - self._armed_at, None
-        self._stall_mark = self.server_time()
-        if late > 0 and self.status == "playing" and self.match.to_move is not None:
-            self.deadline += late
-            if self._timer is not None:
-                self._timer.cancel()
-            self._wake_at_deadline()
+        """The state that started the clock has gone out (:meth:`MoveClock.state_sent`)."""
+        self.clock.state_sent(self.match.to_move, self.version, self.status == "playing")
 
     def _wake_at_deadline(self) -> None:
-        seat, version = self.match.to_move, self.version
-        assert seat is not None
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(
-            max(0.0, self.deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
-        )
+        self.clock.wake_at_deadline(self.match.to_move, self.version)
 
     def _server_time_owed(self) -> bool:
-        """Whether the loop stalled since the clock started or grew: then the clock grows
-        by the stall and runs again (``True``), instead of running out."""
-        owed = self.server_time() - self._stall_mark
-        if owed <= 0:
-            return False
-        self._stall_mark += owed
-        self.deadline += owed
-        if self._timer is not None:
-            self._timer.cancel()
-        self._wake_at_deadline()
-        if owed >= 0.1:
-            log.info("table %s: the clock gets %.0f ms of server time back", self.id, 1000 * owed)
-        return True
+        return self.clock.server_time_owed(self.match.to_move, self.version)
+
+    def _expired(self, seat: int, version: int) -> None:
+        self.queue.put_nowait(_Timeout(seat, version))
 
     async def _bot_move(self, seat: int, version: int) -> None:
         """A computer player thinks (in a worker thread), waits until ``bot_pace_ms`` have
@@ -1055,11 +1039,6 @@ class Table:
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}
         self.replacements.append({**entry, "by": f"bot:{data['bot']}"})
-
-
-def _no_server_time() -> float:
-    """A table outside a club (tests) counts no server time."""
-    return 0.0
 
 
 def _replaced(data: dict[str, Any]) -> dict[str, Any]:
