@@ -1,5 +1,7 @@
-"""New live games: each one's stored row (:meth:`NewGames.new_game`, the one way a game is
-born), a rematch of a finished table, and a game of computer players only."""
+"""New live games: a new game's stored row (:meth:`NewGames.new_game`: a request's, a
+tournament's first, a rematch's, a game of computer players; a tournament's later games are
+inserted in the transaction that ends the one before, :func:`kozel.server.tourney.game_over`),
+a rematch of a finished table, and a game of computer players only."""
 
 from __future__ import annotations
 
