@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.core import IllegalMove
-from kozel.game import GameBot, GameMatch, GameMove
+from kozel.game import GameMatch
 from kozel.patch import Op, diff
 from kozel.server.clock import MoveClock
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
@@ -42,11 +41,11 @@ from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.rematch import RematchOffer
-from kozel.server.seeds import seeded_number, shuffle_fields
+from kozel.server.seeds import shuffle_fields
+from kozel.server.table_bots import TableBots
 from kozel.server.writer import Fenced, Write, Writer
 from kozel.shuffle import DealStream, round_stream, valid_player_seed
 
-_secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")
 
 
@@ -164,9 +163,6 @@ class Table:
         seed: int | None = None,
     ) -> None:
         self.id = row.id
-        self.club_seed = seed
-        """A seeded club's seed (``Settings.seed``, tests): the computer players' seeds are
-        derived from it; ``None``: drawn from the system's secure generator."""
         self.fence = row.fence
         """The owner's fencing token, stored with every event."""
         self.on_lost = on_lost
@@ -193,11 +189,8 @@ class Table:
         self.clock = MoveClock(self.id, self._expired)
         """The seat to move's clock (:mod:`kozel.server.clock`); the club sets its
         ``server_time``."""
-        self.bots: dict[int, GameBot] = {
-            s: self.rules.make_bot(info["bot"], self._bot_seed(s))
-            for s, info in enumerate(self.seats)
-            if "bot" in info
-        }
+        self.bots = TableBots(self, self.rules, self.seats, seed)
+        """The computer players (:mod:`kozel.server.table_bots`)."""
         self.queue: asyncio.Queue[
             _MoveCommand
             | _Timeout
@@ -212,7 +205,6 @@ class Table:
             | None
         ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
         """The finished rounds' public summaries, built as they end (a new list each time
         one is added)."""
@@ -519,8 +511,7 @@ class Table:
             self._timer.cancel()
         if self._presence_timer is not None:
             self._presence_timer.cancel()
-        for task in list(self._thinking):
-            task.cancel()
+        self.bots.stop()
         if self.on_lost is not None:
             self.on_lost(self.id)
 
@@ -811,9 +802,7 @@ class Table:
         assert seat is not None
         self.clock.start(deadline, seat, self.version)
         if seat in self.bots:
-            task = asyncio.create_task(self._bot_move(seat, self.version))
-            self._thinking.add(task)
-            task.add_done_callback(self._thinking.discard)
+            self.bots.think(seat, self.version)
 
     def _state_sent(self) -> None:
         """The state that started the clock has gone out (:meth:`MoveClock.state_sent`)."""
@@ -827,28 +816,6 @@ class Table:
 
     def _expired(self, seat: int, version: int) -> None:
         self.queue.put_nowait(_Timeout(seat, version))
-
-    async def _bot_move(self, seat: int, version: int) -> None:
-        """A computer player thinks (in a worker thread), waits until ``bot_pace_ms`` have
-        passed since the previous move (people follow a game at that pace, not at the bots'
-        few milliseconds) and moves like anyone else; if the move could not be stored it
-        tries again while its clock runs."""
-        started = time.monotonic()
-        view = self.match.view(seat)
-        bot = self.bots[seat]
-        try:
-            move: GameMove = await asyncio.get_running_loop().run_in_executor(
-                None, bot.choose, view
-            )
-        except Exception:
-            log.exception("table %s: the bot at seat %s failed", self.id, seat)
-            return
-        await asyncio.sleep(max(0.0, self.bot_pace_ms / 1000 - (time.monotonic() - started)))
-        move_dict = self.match.write_move(move)
-        while (await self.submit(seat, move_dict, version, person=False)).code == "unavailable":
-            if time.time() > self.deadline:
-                return
-            await asyncio.sleep(0.2)
 
     async def _publish(self, kind: str) -> None:
         await self.pubsub.publish_many(self._messages(kind))
@@ -1022,19 +989,12 @@ class Table:
             log.exception("table %s: publishing version %s failed", self.id, version)
         self._state_sent()
 
-    def _bot_seed(self, seat: int) -> int:
-        """The seed of the computer player in ``seat``."""
-        if self.club_seed is None:
-            return _secure.getrandbits(48)
-        return seeded_number(self.club_seed, "bot", self.id, seat)
-
     def _replace(self, data: dict[str, Any]) -> None:
         """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""
         seat = data["seat"]
         self.seats[seat] = _replaced(data)
         self.rated = False
-        if seat not in self.bots:
-            self.bots[seat] = self.rules.make_bot(data["bot"], self._bot_seed(seat))
+        self.bots.seat(seat, data["bot"])
         self.presence.forget(seat)
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}
