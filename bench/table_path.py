@@ -58,7 +58,7 @@ async def open_tables(club: Club, count: int, game: str, loss_limit: int) -> lis
                 fence=0,
             )
             session.add(row)
-        tables.append(await club.open_table(row))
+        tables.append(await club.claims.open_table(row))
     return tables
 
 

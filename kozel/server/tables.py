@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -34,18 +33,19 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.core import IllegalMove
-from kozel.engine.game import GameBot, GameMatch, GameMove
+from kozel.engine.game import GameMatch
 from kozel.patch import Op, diff
+from kozel.server.clock import MoveClock
 from kozel.server.db import Game, GameEvent, RatingChange, User, now
 from kozel.server.offer import club_game
 from kozel.server.presence import SeatPresence
 from kozel.server.pubsub import PubSub
 from kozel.server.rematch import RematchOffer
-from kozel.server.seeds import seeded_number, shuffle_fields
+from kozel.server.seeds import shuffle_fields
+from kozel.server.table_bots import TableBots
 from kozel.server.writer import Fenced, Write, Writer
 from kozel.shuffle import DealStream, round_stream, valid_player_seed
 
-_secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")
 
 
@@ -163,9 +163,6 @@ class Table:
         seed: int | None = None,
     ) -> None:
         self.id = row.id
-        self.club_seed = seed
-        """A seeded club's seed (``Settings.seed``, tests): the computer players' seeds are
-        derived from it; ``None``: drawn from the system's secure generator."""
         self.fence = row.fence
         """The owner's fencing token, stored with every event."""
         self.on_lost = on_lost
@@ -189,21 +186,11 @@ class Table:
         self._seed_timer: asyncio.TimerHandle | None = None
         self.version = 0
         self.status = row.status
-        self.deadline = 0.0
-        """Wall-clock time (``time.time()``) when the seat to move runs out, but for the
-        server's own time: see :meth:`_arm`."""
-        self.server_time: Callable[[], float] = _no_server_time
-        """Seconds this process's event loop has been stalled so far (the club's
-        :class:`~kozel.server.stalls.StallMeter`): time no player's clock is charged for."""
-        self._stall_mark = 0.0
-        """``server_time()`` when the clock of the seat to move last started or grew."""
-        self._armed_at: float | None = None
-        """When the clock was started, until the state that started it has gone out."""
-        self.bots: dict[int, GameBot] = {
-            s: self.rules.make_bot(info["bot"], self._bot_seed(s))
-            for s, info in enumerate(self.seats)
-            if "bot" in info
-        }
+        self.clock = MoveClock(self.id, self._expired)
+        """The seat to move's clock (:mod:`kozel.server.clock`); the club sets its
+        ``server_time``."""
+        self.bots = TableBots(self, self.rules, self.seats, seed)
+        """The computer players (:mod:`kozel.server.table_bots`)."""
         self.queue: asyncio.Queue[
             _MoveCommand
             | _Timeout
@@ -218,8 +205,6 @@ class Table:
             | None
         ] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._thinking: set[asyncio.Task[None]] = set()
         self._rounds: list[dict[str, Any]] = []
         """The finished rounds' public summaries, built as they end (a new list each time
         one is added)."""
@@ -532,8 +517,7 @@ class Table:
             self._timer.cancel()
         if self._presence_timer is not None:
             self._presence_timer.cancel()
-        for task in list(self._thinking):
-            task.cancel()
+        self.bots.stop()
         if self.on_lost is not None:
             self.on_lost(self.id)
 
@@ -791,86 +775,53 @@ class Table:
 
     # --- clock and bots -------------------------------------------------------------------
 
-    def _arm(self, deadline: float) -> None:
-        """Start the clock of the seat to move, and let a computer player think.
+    @property
+    def deadline(self) -> float:
+        """When the seat to move runs out (wall-clock), but for the server's own time."""
+        return self.clock.deadline
 
-        The clock is not charged for the server's own time: when it runs out, the seat first
-        gets the time this process's loop was stalled since the clock started (a burst of
-        password hashing, a starved machine: the player's move may be waiting, unread, in
-        the socket meanwhile), and is timed out only once the whole time to ``deadline`` has
-        passed with the server running (:meth:`_timeout`)."""
-        if self._timer is not None:
-            self._timer.cancel()
-        self.deadline = deadline
-        self._stall_mark = self.server_time()
-        self._armed_at = time.time()
+    @deadline.setter
+    def deadline(self, deadline: float) -> None:
+        self.clock.deadline = deadline
+
+    @property
+    def server_time(self) -> Callable[[], float]:
+        return self.clock.server_time
+
+    @server_time.setter
+    def server_time(self, server_time: Callable[[], float]) -> None:
+        self.clock.server_time = server_time
+
+    @property
+    def _timer(self) -> asyncio.TimerHandle | None:
+        """The table's one timer (the clock's, or the next deal's after a round's pause)."""
+        return self.clock.timer
+
+    @_timer.setter
+    def _timer(self, timer: asyncio.TimerHandle | None) -> None:
+        self.clock.timer = timer
+
+    def _arm(self, deadline: float) -> None:
+        """Start the clock of the seat to move (:meth:`MoveClock.start`), and let a computer
+        player think."""
         seat = self.match.to_move
         assert seat is not None
-        self._wake_at_deadline()
+        self.clock.start(deadline, seat, self.version)
         if seat in self.bots:
-            task = asyncio.create_task(self._bot_move(seat, self.version))
-            self._thinking.add(task)
-            task.add_done_callback(self._thinking.discard)
+            self.bots.think(seat, self.version)
 
     def _state_sent(self) -> None:
-        """The state that started the clock has been published (Redis has handed it to every
-        process's subscription): the clock runs from now, and the seat gets the time the
-        publishing took (a busy Redis, a busy machine). The stalls of this process until now
-        are in that time: the stall count starts again here."""
-        if self._armed_at is None:
-            return
-        late, self._armed_at = time.time() - self._armed_at, None
-        self._stall_mark = self.server_time()
-        if late > 0 and self.status == "playing" and self.match.to_move is not None:
-            self.deadline += late
-            if self._timer is not None:
-                self._timer.cancel()
-            self._wake_at_deadline()
+        """The state that started the clock has gone out (:meth:`MoveClock.state_sent`)."""
+        self.clock.state_sent(self.match.to_move, self.version, self.status == "playing")
 
     def _wake_at_deadline(self) -> None:
-        seat, version = self.match.to_move, self.version
-        assert seat is not None
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(
-            max(0.0, self.deadline - time.time()), self.queue.put_nowait, _Timeout(seat, version)
-        )
+        self.clock.wake_at_deadline(self.match.to_move, self.version)
 
     def _server_time_owed(self) -> bool:
-        """Whether the loop stalled since the clock started or grew: then the clock grows
-        by the stall and runs again (``True``), instead of running out."""
-        owed = self.server_time() - self._stall_mark
-        if owed <= 0:
-            return False
-        self._stall_mark += owed
-        self.deadline += owed
-        if self._timer is not None:
-            self._timer.cancel()
-        self._wake_at_deadline()
-        if owed >= 0.1:
-            log.info("table %s: the clock gets %.0f ms of server time back", self.id, 1000 * owed)
-        return True
+        return self.clock.server_time_owed(self.match.to_move, self.version)
 
-    async def _bot_move(self, seat: int, version: int) -> None:
-        """A computer player thinks (in a worker thread), waits until ``bot_pace_ms`` have
-        passed since the previous move (people follow a game at that pace, not at the bots'
-        few milliseconds) and moves like anyone else; if the move could not be stored it
-        tries again while its clock runs."""
-        started = time.monotonic()
-        view = self.match.view(seat)
-        bot = self.bots[seat]
-        try:
-            move: GameMove = await asyncio.get_running_loop().run_in_executor(
-                None, bot.choose, view
-            )
-        except Exception:
-            log.exception("table %s: the bot at seat %s failed", self.id, seat)
-            return
-        await asyncio.sleep(max(0.0, self.bot_pace_ms / 1000 - (time.monotonic() - started)))
-        move_dict = self.match.write_move(move)
-        while (await self.submit(seat, move_dict, version, person=False)).code == "unavailable":
-            if time.time() > self.deadline:
-                return
-            await asyncio.sleep(0.2)
+    def _expired(self, seat: int, version: int) -> None:
+        self.queue.put_nowait(_Timeout(seat, version))
 
     async def _publish(self, kind: str) -> None:
         await self.pubsub.publish_many(self._messages(kind))
@@ -1044,28 +995,16 @@ class Table:
             log.exception("table %s: publishing version %s failed", self.id, version)
         self._state_sent()
 
-    def _bot_seed(self, seat: int) -> int:
-        """The seed of the computer player in ``seat``."""
-        if self.club_seed is None:
-            return _secure.getrandbits(48)
-        return seeded_number(self.club_seed, "bot", self.id, seat)
-
     def _replace(self, data: dict[str, Any]) -> None:
         """A computer player takes a seat (a stored ``replace`` event): unrated from now on."""
         seat = data["seat"]
         self.seats[seat] = _replaced(data)
         self.rated = False
-        if seat not in self.bots:
-            self.bots[seat] = self.rules.make_bot(data["bot"], self._bot_seed(seat))
+        self.bots.seat(seat, data["bot"])
         self.presence.forget(seat)
         self.waiting.discard(seat)
         entry = {k: data[k] for k in ("seat", "player", "round", "move")}
         self.replacements.append({**entry, "by": f"bot:{data['bot']}"})
-
-
-def _no_server_time() -> float:
-    """A table outside a club (tests) counts no server time."""
-    return 0.0
 
 
 def _replaced(data: dict[str, Any]) -> dict[str, Any]:

@@ -160,58 +160,74 @@ async def game_over(
     records = await finished_records(connection, tournament_id)
     t = rebuild(tournament, records)
     if not t.over:
-        seating = t.seating()
-        values = game_values(tournament, seating, owner)
-        game_id: int = (
-            await connection.execute(insert(Game).values(**values).returning(Game.id))
-        ).scalar_one()
-        if seed is not None:
-            await connection.execute(
-                update(Game)
-                .where(Game.id == game_id)
-                .values(server_seed=seeded_server_seed(seed, game_id))
-            )
-        people = people_of(values["seats"])
-        if people:
-            await connection.execute(
-                insert(GamePlayer), [{"game_id": game_id, "user_id": u} for u in people]
-            )
-        return game_id
+        return await _insert_next_game(connection, tournament, t, owner, seed)
     record = club_record(t)
     record["rated"] = counts_for_rating(tournament, records)
     if record["rated"]:
-        last_game = await connection.scalar(
-            select(Game.id)
-            .where(Game.tournament_id == tournament_id)
-            .order_by(Game.id.desc())
-            .limit(1)
-        )
-        places = [s.place for s in t.standings()]
-        for entrant, gain in zip(tournament.entrants, rating_gains(places), strict=True):
-            if not gain:
-                continue
-            rating = await connection.scalar(
-                update(User)
-                .where(User.id == entrant["user"])
-                .values(rating=User.rating + gain)
-                .returning(User.rating)
-            )
-            await connection.execute(
-                insert(RatingChange).values(
-                    user_id=entrant["user"],
-                    game_id=last_game,
-                    tournament_id=tournament_id,
-                    delta=gain,
-                    rating=rating,
-                    at=now(),
-                )
-            )
+        await _rate(connection, tournament, t)
     await connection.execute(
         update(TournamentRow)
         .where(TournamentRow.id == tournament_id)
         .values(status="finished", record=record, finished_at=now())
     )
     return None
+
+
+async def _insert_next_game(
+    connection: AsyncConnection,
+    tournament: TournamentRow,
+    t: Tournament,
+    owner: str,
+    seed: int | None,
+) -> int:
+    """Insert the tournament's next game (its seats as the tournament's state seats them,
+    each person listed in ``game_players``): its id."""
+    seating = t.seating()
+    values = game_values(tournament, seating, owner)
+    game_id: int = (
+        await connection.execute(insert(Game).values(**values).returning(Game.id))
+    ).scalar_one()
+    if seed is not None:
+        await connection.execute(
+            update(Game)
+            .where(Game.id == game_id)
+            .values(server_seed=seeded_server_seed(seed, game_id))
+        )
+    people = people_of(values["seats"])
+    if people:
+        await connection.execute(
+            insert(GamePlayer), [{"game_id": game_id, "user_id": u} for u in people]
+        )
+    return game_id
+
+
+async def _rate(connection: AsyncConnection, tournament: TournamentRow, t: Tournament) -> None:
+    """A rated tournament's end: each entrant's rating changes by the place's gain (a
+    ``rating_changes`` row beside the tournament's last game)."""
+    tournament_id = tournament.id
+    last_game = await connection.scalar(
+        select(Game.id).where(Game.tournament_id == tournament_id).order_by(Game.id.desc()).limit(1)
+    )
+    places = [s.place for s in t.standings()]
+    for entrant, gain in zip(tournament.entrants, rating_gains(places), strict=True):
+        if not gain:
+            continue
+        rating = await connection.scalar(
+            update(User)
+            .where(User.id == entrant["user"])
+            .values(rating=User.rating + gain)
+            .returning(User.rating)
+        )
+        await connection.execute(
+            insert(RatingChange).values(
+                user_id=entrant["user"],
+                game_id=last_game,
+                tournament_id=tournament_id,
+                delta=gain,
+                rating=rating,
+                at=now(),
+            )
+        )
 
 
 async def finished_records(connection: AsyncConnection, tournament_id: int) -> list[dict[str, Any]]:

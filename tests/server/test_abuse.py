@@ -107,8 +107,8 @@ def test_password_hashing_runs_off_the_event_loop(
         club = Club(seeded(Settings(db_url=f"sqlite:///{tmp_path / 'club.db'}")))
         await club.start()
         try:
-            await club.register("carol", "correct horse", "127.0.0.1")
-            await club.login("carol", "correct horse", "127.0.0.1")
+            await club.accounts.register("carol", "correct horse", "127.0.0.1")
+            await club.accounts.login("carol", "correct horse", "127.0.0.1")
         finally:
             await club.stop()
         return threading.current_thread().name

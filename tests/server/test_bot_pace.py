@@ -24,8 +24,8 @@ def test_computer_players_wait_for_the_previous_move_to_be_seen(tmp_path: Path) 
         )
         await club.start()
         try:
-            row = await club.bot_game("goat", {"players": 2}, ["random", "random"], 60)
-            table = await club.open_table(row)
+            row = await club.new_games.bot_game("goat", {"players": 2}, ["random", "random"], 60)
+            table = await club.claims.open_table(row)
             async with asyncio.timeout(30):
                 while table.version < 7:
                     await asyncio.sleep(0.05)

@@ -237,7 +237,7 @@ def test_a_claim_checks_the_owner_lease_again(db_url: str) -> None:
         await a.start()
         await b.start()
         try:
-            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
+            row = await a.new_games.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
             assert await b.ownership.claim(row.id, row.fence) is None  # a's lease is fresh
             await lapse(a)
             claimed = await b.ownership.claim(row.id, row.fence)
@@ -267,8 +267,8 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
         await a.start()
         await b.start()
         try:
-            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
-            table_a = await a.open_table(row)
+            row = await a.new_games.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)
+            table_a = await a.claims.open_table(row)
             async with asyncio.timeout(30):
                 while table_a.version < 5:
                     await asyncio.sleep(0.01)
@@ -276,7 +276,7 @@ def test_a_stale_owner_can_store_nothing(db_url: str) -> None:
                 fence = await session.scalar(select(Game.fence).where(Game.id == row.id))
             assert fence is not None
             await lapse(a)
-            table_b = await b._claim(Claimable(row.id, fence, "a"))
+            table_b = await b.claims.claim(Claimable(row.id, fence, "a"))
             assert table_b is not None
             async with asyncio.timeout(60):
                 while row.id in a.tables:  # A's next write is refused
@@ -326,7 +326,7 @@ def test_the_lease_is_renewed_while_tables_are_claimed(
             )
         )
         await gone.start()
-        await gone.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # left to claim
+        await gone.new_games.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # left to claim
         await gone.stop()
         a = Club(
             seeded(
@@ -337,7 +337,7 @@ def test_the_lease_is_renewed_while_tables_are_claimed(
         async def slow_claim(candidate: Claimable) -> None:
             await asyncio.sleep(3)
 
-        monkeypatch.setattr(a, "_claim", slow_claim)
+        monkeypatch.setattr(a.claims, "claim", slow_claim)
         starting = asyncio.create_task(a.start())
         try:
             async with asyncio.timeout(10):
@@ -367,8 +367,8 @@ def test_a_table_is_taken_over_while_the_pubsub_is_away(
             )
         )
         await a.start()
-        row = await a.bot_game("goat", {"loss_limit": 101}, ["greedy"], 60)
-        table = await a.open_table(row)
+        row = await a.new_games.bot_game("goat", {"loss_limit": 101}, ["greedy"], 60)
+        table = await a.claims.open_table(row)
         async with asyncio.timeout(30):
             while table.version < 3:
                 await asyncio.sleep(0.01)
@@ -412,13 +412,15 @@ def test_a_node_that_does_not_run_a_live_table_does_not_make_it_vanish(db_url: s
         await a.start()
         await b.start()
         try:
-            row = await a.bot_game("goat", {"loss_limit": 30}, ["greedy"], 60)  # a's, not run
+            row = await a.new_games.bot_game(
+                "goat", {"loss_limit": 30}, ["greedy"], 60
+            )  # a's, not run
             with pytest.raises(ClubError) as refused:
-                await b.table_state(row.id, None)
+                await b.relay.table_state(row.id, None)
             assert refused.value.status == 503
-            assert (await b.submit(row.id, 0, {"knock": True}, 0)).code == "unavailable"
-            await a.open_table(row)
-            assert (await b.table_state(row.id, None))["game"] == row.id
+            assert (await b.relay.submit(row.id, 0, {"knock": True}, 0)).code == "unavailable"
+            await a.claims.open_table(row)
+            assert (await b.relay.table_state(row.id, None))["game"] == row.id
         finally:
             await a.stop()
             await b.stop()
@@ -459,13 +461,13 @@ def test_a_copy_whose_table_was_claimed_stops_without_writing(db_url: str) -> No
                     fence=0,
                 )
                 session.add(row)
-            table_a = await a.open_table(row)
+            table_a = await a.claims.open_table(row)
             async with asyncio.timeout(30):
                 while table_a.match.to_move != 0:  # alice's turn: A writes nothing now
                     await asyncio.sleep(0.01)
             next(t for t in a._loops if t.get_name() == "lease").cancel()  # A's renewals stop
             await lapse(a)
-            assert await b._claim(Claimable(row.id, table_a.fence, "a")) is not None
+            assert await b.claims.claim(Claimable(row.id, table_a.fence, "a")) is not None
             async with asyncio.timeout(5):
                 while row.id in a.tables:
                     await asyncio.sleep(0.05)
@@ -509,9 +511,9 @@ def test_two_clubs_on_one_redis_hear_nothing_of_each_other(tmp_path: Path) -> No
 
                 listener = asyncio.create_task(listen())
                 await asyncio.sleep(0.1)
-                row = await c.bot_game("goat", {"loss_limit": 20}, ["random"], 60)
+                row = await c.new_games.bot_game("goat", {"loss_limit": 20}, ["random"], 60)
                 assert row.id == 1
-                table = await c.open_table(row)
+                table = await c.claims.open_table(row)
                 async with asyncio.timeout(30):
                     while table.status == "playing":
                         await asyncio.sleep(0.05)
@@ -699,11 +701,12 @@ def test_requests_started_together_each_get_their_table_at_once(db_url: str) -> 
         await club.start()
         try:
             users = [
-                (await club.register(f"player{n}", "a good password", "test"))[0] for n in range(8)
+                (await club.accounts.register(f"player{n}", "a good password", "test"))[0]
+                for n in range(8)
             ]
 
             async def start(user: User) -> int:
-                started = await club.play_computer(
+                started = await club.lobby.play_computer(
                     user, "goat", {}, "random", 60, False, client=user.name
                 )
                 game_id: int = started["game_id"]

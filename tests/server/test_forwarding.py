@@ -47,7 +47,7 @@ async def alice_to_move(a: Club) -> tuple[int, Any]:
             fence=0,
         )
         session.add(row)
-    table = await a.open_table(row)
+    table = await a.claims.open_table(row)
     async with asyncio.timeout(30):
         while table.match.to_move != 0:
             await asyncio.sleep(0.01)
@@ -65,8 +65,8 @@ def test_a_forwarded_refusal_keeps_its_reason_and_params(db_url: str) -> None:
             held = set(table.match.view(0).hand)
             tile = next(TILE_NAMES[t] for t in range(len(TILE_NAMES)) if t not in held)
             move = {"play": tile, "arm": 0} if table.match.view(0).arms else {"play": tile}
-            here = await a.submit(game_id, 0, move, table.version)
-            there = await b.submit(game_id, 0, move, table.version)
+            here = await a.relay.submit(game_id, 0, move, table.version)
+            there = await b.relay.submit(game_id, 0, move, table.version)
             assert (here.code, here.reason, here.params) == ("illegal", "not_held", {"tile": tile})
             assert (there.ok, there.code, there.reason, there.params) == (
                 here.ok,
@@ -93,7 +93,7 @@ def test_a_database_outage_answers_a_forwarded_move_unavailable(db_url: str) -> 
             original = b.ownership.owner_of
             b.ownership.owner_of = refused  # type: ignore[method-assign,assignment]
             try:
-                reply = await b.submit(game_id, 0, {"knock": True}, table.version)
+                reply = await b.relay.submit(game_id, 0, {"knock": True}, table.version)
                 assert (reply.ok, reply.code) == (False, "unavailable")
             finally:
                 b.ownership.owner_of = original  # type: ignore[method-assign]

@@ -53,7 +53,7 @@ def test_a_stall_of_the_server_is_not_charged_to_the_clock(tmp_path: Path) -> No
                     fence=0,
                 )
                 session.add(row)
-            table = await club.open_table(row)
+            table = await club.claims.open_table(row)
             async with asyncio.timeout(30):
                 while table.match.to_move != 0 or table.deadline == 0:
                     await asyncio.sleep(0.01)
@@ -62,7 +62,7 @@ def test_a_stall_of_the_server_is_not_charged_to_the_clock(tmp_path: Path) -> No
 
             async def player() -> tuple[bool, str]:
                 await asyncio.sleep(0.4)  # the move came in during the stall, in time
-                reply = await club.submit(row.id, 0, move, version)
+                reply = await club.relay.submit(row.id, 0, move, version)
                 return reply.ok, reply.code
 
             moving = asyncio.create_task(player())
@@ -111,7 +111,7 @@ def test_the_clock_runs_from_when_the_state_has_gone_out(tmp_path: Path) -> None
                     fence=0,
                 )
                 session.add(row)
-            table = await club.open_table(row)
+            table = await club.claims.open_table(row)
             async with asyncio.timeout(30):
                 while table.match.to_move is None or table.deadline == 0:
                     await asyncio.sleep(0.01)
@@ -125,13 +125,13 @@ def test_the_clock_runs_from_when_the_state_has_gone_out(tmp_path: Path) -> None
                 await publish(messages)
 
             table.pubsub.publish_many = slow  # type: ignore[method-assign]
-            assert (await club.submit(row.id, first, move, table.version)).ok
+            assert (await club.relay.submit(row.id, first, move, table.version)).ok
             table.pubsub.publish_many = publish  # type: ignore[method-assign]
             other = table.match.to_move
             assert other is not None and other != first
             answer = table.match.write_move(table.match.view(other).legal_moves[0])
             await asyncio.sleep(0.2)  # the next player thinks a fifth of a second
-            reply = await club.submit(row.id, other, answer, table.version)
+            reply = await club.relay.submit(row.id, other, answer, table.version)
             return reply.ok, reply.code, table.status
         finally:
             await club.stop()
@@ -203,14 +203,14 @@ def test_a_burst_beyond_the_queue_is_refused_busy_at_once(tmp_path: Path) -> Non
         await club.start()
         try:
             attempts = [
-                asyncio.create_task(club.register(f"user{n}", "correct horse", "1.2.3.4"))
+                asyncio.create_task(club.accounts.register(f"user{n}", "correct horse", "1.2.3.4"))
                 for n in range(5)
             ]
             results = await asyncio.gather(*attempts, return_exceptions=True)
             refused = [r for r in results if isinstance(r, ClubError)]
             assert len(refused) == 3
             assert {(e.status, e.code) for e in refused} == {(503, "busy")}
-            assert len(club.register_limit.events["1.2.3.4"]) == 2
+            assert len(club.accounts.register_limit.events["1.2.3.4"]) == 2
             stats = club.hasher.stats()
             assert (stats["done"], stats["refused"], stats["last_minute"]["refused"]) == (2, 3, 3)
         finally:

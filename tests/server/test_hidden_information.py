@@ -241,7 +241,7 @@ async def play_one(
     rules = get_game(game)
     opts = rules.options(options)
     channels: list[int | None] = [*range(opts.players), None]
-    row = await club.bot_game(game, options, levels, SECONDS_PER_MOVE)
+    row = await club.new_games.bot_game(game, options, levels, SECONDS_PER_MOVE)
     received: dict[int | None, list[Received]] = {seat: [] for seat in channels}
     async with contextlib.AsyncExitStack() as stack:
         subs = [
@@ -249,13 +249,13 @@ async def play_one(
             for seat in channels
         ]
         # open the table only now, after subscribing, so that not even its first message is missed
-        await club.open_table(row)
+        await club.claims.open_table(row)
         async with asyncio.timeout(GAME_TIMEOUT), asyncio.TaskGroup() as readers:
             for seat, sub in zip(channels, subs, strict=True):
                 readers.create_task(collect(sub, received[seat]))
     events = await load_events(club.sessions, row.id)
     assert [e.version for e in events] == list(range(1, len(events) + 1))
-    assert (await club.game_row(row.id)).version == len(events)
+    assert (await club.queries.game_row(row.id)).version == len(events)
     for seat in channels:
         inspect(seat, received[seat], events, tally, row.server_seed)
     tally.games += 1
@@ -413,8 +413,8 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
                     await stack.enter_async_context(club.pubsub.subscribe(seat_channel(row.id, s)))
                     for s in channels
                 ]
-                await club.open_table(row)
-                club.socket_opened(row.id, 0)
+                await club.claims.open_table(row)
+                club.relay.socket_opened(row.id, 0)
 
                 async def read(seat: int | None, sub: Subscription) -> None:
                     voted = False
@@ -432,14 +432,14 @@ def test_presence_and_a_computer_taking_a_seat_leak_nothing(tmp_path: Path) -> N
                                 and not voted
                             ):
                                 voted = True
-                                assert (await club.vote(row.id, 0, 1)).ok
+                                assert (await club.relay.vote(row.id, 0, 1)).ok
                             if message is not None:
                                 return
                             continue
                         view = message.get("view")
                         if seat == 0 and view and view["turn"] == 0 and view["legal_moves"]:
                             move = view["legal_moves"][0]
-                            await club.submit(row.id, 0, move, message["version"])
+                            await club.relay.submit(row.id, 0, move, message["version"])
 
                 async with asyncio.timeout(GAME_TIMEOUT), asyncio.TaskGroup() as readers:
                     for seat, sub in zip(channels, subs, strict=True):

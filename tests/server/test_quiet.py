@@ -63,7 +63,7 @@ def test_a_500_or_503_keeps_the_connection_alive(server: RunningServer) -> None:
     async def failing(*_: object) -> list[dict[str, Any]]:
         raise answers.pop(0)
 
-    club.leaderboard = failing
+    club.queries.leaderboard = failing
     address = urlsplit(server.url)
     with socket.create_connection((address.hostname, address.port), timeout=10) as sock:
         host = address.netloc

@@ -238,23 +238,23 @@ def test_a_takeover_keeps_the_commitment_and_the_seeds(db_url: str) -> None:
                 owner="a",
             )
             session.add(row)
-        await a.open_table(row)
-        assert (await a.add_seed(row.id, 0, "olgas-seed")).ok
-        committed = (await a.table_state(row.id, None))["shuffle"]["commitment"]
+        await a.claims.open_table(row)
+        assert (await a.relay.add_seed(row.id, 0, "olgas-seed")).ok
+        committed = (await a.relay.table_state(row.id, None))["shuffle"]["commitment"]
         await a.stop()
         b = Club(seeded(Settings(db_url=db_url, node="b", **fast)))  # type: ignore[arg-type]
         await b.start()
         try:
-            state = await b.table_state(row.id, None)
+            state = await b.relay.table_state(row.id, None)
             assert state["shuffle"]["commitment"] == committed and "view" not in state
             assert state["shuffle"]["seeds"] == ["olgas-seed", None, None, None]
-            assert (await b.add_seed(row.id, 2, "petrs-seed")).ok
-            while (state := await b.table_state(row.id, None))["status"] == "playing":
+            assert (await b.relay.add_seed(row.id, 2, "petrs-seed")).ok
+            while (state := await b.relay.table_state(row.id, None))["status"] == "playing":
                 turn = state.get("view", {}).get("turn")
-                mover = await b.table_state(row.id, turn) if turn in (0, 2) else None
+                mover = await b.relay.table_state(row.id, turn) if turn in (0, 2) else None
                 if mover is not None and mover["view"]["legal_moves"]:
                     move = mover["view"]["legal_moves"][0]
-                    await b.submit(row.id, turn, move, mover["version"])
+                    await b.relay.submit(row.id, turn, move, mover["version"])
                 else:
                     await asyncio.sleep(0.02)
             async with b.sessions() as session:

@@ -207,10 +207,10 @@ def test_a_tournament_survives_restarts_and_ends_as_it_would_have(tmp_path: Path
         await club.start()
         try:
             if tournament_id is None:
-                tournament_id = await club.bot_tournament(levels, 30)
+                tournament_id = await club.tournaments.bot_tournament(levels, 30)
             async with asyncio.timeout(120):
                 while True:
-                    current = await club.tournament(tournament_id)
+                    current = await club.tournaments.state(tournament_id)
                     done = len(current["history"])
                     if current["status"] == "finished" or (
                         until_games is not None and done >= until_games
@@ -234,7 +234,9 @@ def test_a_tournament_survives_restarts_and_ends_as_it_would_have(tmp_path: Path
         club = Club(seeded(Settings(db_url=url, **FAST)))  # type: ignore[arg-type]
         await club.start()
         try:
-            return await club.tournament(tournament_id), await club.tournament_record(tournament_id)
+            return await club.tournaments.state(tournament_id), await club.tournaments.record(
+                tournament_id
+            )
         finally:
             await club.stop()
 
@@ -253,7 +255,7 @@ def test_a_failed_tournament_step_never_blocks_the_games_end(tmp_path: Path) -> 
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
         club = Club(seeded(Settings(db_url=url, lease_seconds=1.5, **FAST)))  # type: ignore[arg-type]
-        step = club._tournament_game_over
+        step = club.tournaments.game_over
         failed: list[int] = []
 
         async def failing_once(connection: Any, tournament_id: int) -> int | None:
@@ -263,14 +265,16 @@ def test_a_failed_tournament_step_never_blocks_the_games_end(tmp_path: Path) -> 
                 raise RuntimeError("the step failed")
             return result
 
-        club._tournament_game_over = failing_once  # type: ignore[method-assign]
+        club.tournaments.game_over = failing_once  # type: ignore[method-assign]
         await club.start()
         try:
-            tournament_id = await club.bot_tournament(["greedy", "random", "greedy", "random"], 30)
+            tournament_id = await club.tournaments.bot_tournament(
+                ["greedy", "random", "greedy", "random"], 30
+            )
             statuses: list[str] = []
             async with asyncio.timeout(120):
                 while True:
-                    current = await club.tournament(tournament_id)
+                    current = await club.tournaments.state(tournament_id)
                     waiting = current["status"] == "playing" and len(current["games"]) == len(
                         current["history"]
                     )
@@ -278,7 +282,7 @@ def test_a_failed_tournament_step_never_blocks_the_games_end(tmp_path: Path) -> 
                     if current["status"] == "finished":
                         break
                     await asyncio.sleep(0.02)
-            return current, await club.tournament_record(tournament_id), statuses
+            return current, await club.tournaments.record(tournament_id), statuses
         finally:
             await club.stop()
 

@@ -12,5 +12,6 @@ them together.
 - :mod:`.pages`: the browser client (static files and its pages);
 - :mod:`.sockets`: the lobby, table, tournament and link sockets.
 
-The routes only translate: every decision is :class:`kozel.server.club.Club`'s.
+The routes only translate: every decision is made by the part of the club
+(:class:`kozel.server.club.Club`) each calls: ``club.accounts``, ``club.lobby``, ``club.relay``...
 """

@@ -31,7 +31,9 @@ async def register(
     body: Credentials, request: Request, response: Response, club: Clubbed
 ) -> dict[str, Any]:
     client = address(request)
-    return opened(club, request, response, *await club.register(body.name, body.password, client))
+    return opened(
+        club, request, response, *await club.accounts.register(body.name, body.password, client)
+    )
 
 
 @router.post("/api/auth/login")
@@ -39,12 +41,14 @@ async def login(
     body: Credentials, request: Request, response: Response, club: Clubbed
 ) -> dict[str, Any]:
     client = address(request)
-    return opened(club, request, response, *await club.login(body.name, body.password, client))
+    return opened(
+        club, request, response, *await club.accounts.login(body.name, body.password, client)
+    )
 
 
 @router.post("/api/auth/guest")
 async def guest(request: Request, response: Response, club: Clubbed) -> dict[str, Any]:
-    return opened(club, request, response, *await club.guest(address(request)))
+    return opened(club, request, response, *await club.accounts.guest(address(request)))
 
 
 @router.post("/api/auth/logout")
@@ -56,7 +60,7 @@ async def logout(
     kozel_session: Annotated[str | None, Cookie()] = None,
 ) -> dict[str, bool]:
     if kozel_session:
-        await club.logout(kozel_session)
+        await club.accounts.logout(kozel_session)
         await sockets_of(request).logged_out(auth.token_hash(kozel_session))
     response.delete_cookie(auth.SESSION_COOKIE)
     response.delete_cookie(auth.CSRF_COOKIE)
@@ -71,15 +75,15 @@ async def me(found: SignedIn, club: Clubbed) -> dict[str, Any]:
         "guest": user.guest,
         "rating": user.rating,
         "csrf": csrf,
-        "admin": club.is_admin(user),
+        "admin": club.accounts.is_admin(user),
     }
 
 
 @router.get("/api/leaderboard")
 async def leaderboard(club: Clubbed) -> list[dict[str, Any]]:
-    return await club.leaderboard()
+    return await club.queries.leaderboard()
 
 
 @router.get("/api/players/{name}")
 async def player(name: str, club: Clubbed) -> dict[str, Any]:
-    return await club.player(name)
+    return await club.queries.player(name)

@@ -74,7 +74,7 @@ async def current(
     club: Clubbed,
     kozel_session: Annotated[str | None, Cookie()] = None,
 ) -> tuple[User, str] | None:
-    return await club.session_user(kozel_session)
+    return await club.accounts.session_user(kozel_session)
 
 
 async def signed_in(

@@ -29,27 +29,27 @@ def finished(row: Game) -> dict[str, Any]:
 
 @router.get("/api/games/{game_id}")
 async def game(game_id: Id, club: Clubbed) -> dict[str, Any]:
-    return game_json(await club.game_row(game_id))
+    return game_json(await club.queries.game_row(game_id))
 
 
 @router.get("/api/games/{game_id}/chat")
 async def table_chat(game_id: Id, club: Clubbed) -> list[dict[str, Any]]:
     """The table's last chat lines, oldest first (new ones come over its sockets)."""
-    await club.game_row(game_id)
-    return await club.chat_history(game_room(game_id))
+    await club.queries.game_row(game_id)
+    return await club.chat.history(game_room(game_id))
 
 
 @router.get("/api/games/{game_id}/record")
 async def record(game_id: Id, club: Clubbed) -> dict[str, Any]:
     """The finished game as a kozel-record/1 record (all hands: only once it is over)."""
-    return finished(await club.game_row(game_id))
+    return finished(await club.queries.game_row(game_id))
 
 
 @router.get("/api/games/{game_id}/shuffle")
 async def game_shuffle(game_id: Id, club: Clubbed) -> dict[str, Any]:
     """The check of a finished game's verifiable shuffle, as `kozel verify` makes it: the
     commitment, and whether each deal is the one its seeds give."""
-    record = finished(await club.game_row(game_id))
+    record = finished(await club.queries.game_row(game_id))
     check = await asyncio.to_thread(verify, record)
     return {**check.to_dict(), "shuffle": record.get("shuffle")}
 
@@ -58,7 +58,7 @@ async def game_shuffle(game_id: Id, club: Clubbed) -> dict[str, Any]:
 async def game_positions(game_id: Id, club: Clubbed) -> dict[str, Any]:
     """Every position of every round of a finished game, computed by the engine: all
     hands, the bazaar's size, the layout's arms with their tiles, whose move it is."""
-    row = await club.game_row(game_id)
+    row = await club.queries.game_row(game_id)
     record = finished(row)
     if CLUB_GAMES[row.game].table != "layout":
         raise ClubError(
@@ -73,6 +73,6 @@ async def game_analysis(game_id: Id, club: Clubbed) -> dict[str, Any]:
     played, the expert's move, the expected loss, the large mistakes and each player's
     accuracy. Computed once, after the game, by the club's analysis worker: the first ask
     queues it (``status``: queued, running, done or failed; ``progress``: seats done)."""
-    row = await club.game_row(game_id)
+    row = await club.queries.game_row(game_id)
     finished(row)
     return await club.analyst.request(row)

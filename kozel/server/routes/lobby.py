@@ -88,7 +88,7 @@ async def rules() -> list[dict[str, Any]]:
 
 @router.get("/api/requests")
 async def requests(club: Clubbed) -> list[dict[str, Any]]:
-    return await club.open_requests()
+    return await club.lobby.open_requests()
 
 
 @router.post("/api/requests")
@@ -97,7 +97,7 @@ async def create(
 ) -> dict[str, Any]:
     """A request; ``rated`` needs people at every seat (no ``bots``) and the options within
     their rated bounds (``/api/rules``' ``rated_minimum``/``rated_maximum``)."""
-    return await club.create_request(
+    return await club.lobby.create_request(
         user,
         body.game,
         body.options,
@@ -114,7 +114,7 @@ async def create(
 async def one_request(request_id: Id, found: Found, club: Clubbed) -> dict[str, Any]:
     """One request, whatever its status (``game_id`` once it has started); a private one
     only to those who sit at it."""
-    return await club.request(request_id, found[0] if found else None)
+    return await club.lobby.request(request_id, found[0] if found else None)
 
 
 @router.post("/api/requests/{request_id}/join")
@@ -122,25 +122,25 @@ async def join(
     request_id: Id, user: Changing, club: Clubbed, body: Joining = None
 ) -> dict[str, Any]:
     """Take a seat (``seat``, or the one kept for you, or the first free one)."""
-    return await club.join(user, request_id, body.seat if body else None)
+    return await club.lobby.join(user, request_id, body.seat if body else None)
 
 
 @router.post("/api/requests/{request_id}/reserve")
 async def reserve(request_id: Id, body: ReserveIn, user: Changing, club: Clubbed) -> dict[str, Any]:
     """The creator keeps a seat for a player or for the link, or frees it."""
-    return await club.reserve(user, request_id, body.seat, body.name, body.link)
+    return await club.lobby.reserve(user, request_id, body.seat, body.name, body.link)
 
 
 @router.get("/api/me/requests")
 async def my_requests(found: SignedIn, club: Clubbed) -> list[dict[str, Any]]:
     """The open requests you sit at, private ones too, each with its link's code."""
-    return await club.my_requests(found[0])
+    return await club.lobby.my_requests(found[0])
 
 
 @router.get("/api/invites/{code}")
 async def invite(code: Code, club: Clubbed) -> dict[str, Any]:
     """The request behind a link, whatever its status."""
-    return await club.invite(code)
+    return await club.lobby.invite(code)
 
 
 @router.post("/api/invites/{code}/join")
@@ -149,22 +149,22 @@ async def join_by_link(
 ) -> dict[str, Any]:
     """Take a seat of the request behind a link (private or not; also a seat kept for
     the link)."""
-    return await club.join_by_link(user, code, body.seat if body else None)
+    return await club.lobby.join_by_link(user, code, body.seat if body else None)
 
 
 @router.post("/api/requests/{request_id}/leave")
 async def leave(request_id: Id, user: Changing, club: Clubbed) -> dict[str, Any]:
-    return await club.leave(user, request_id)
+    return await club.lobby.leave(user, request_id)
 
 
 @router.post("/api/requests/{request_id}/cancel")
 async def cancel(request_id: Id, user: Changing, club: Clubbed) -> dict[str, Any]:
-    return await club.cancel(user, request_id)
+    return await club.lobby.cancel(user, request_id)
 
 
 @router.post("/api/requests/{request_id}/bots")
 async def bots(request_id: Id, body: BotsIn, user: Changing, club: Clubbed) -> dict[str, Any]:
-    return await club.fill_with_bots(user, request_id, body.level)
+    return await club.lobby.fill_with_bots(user, request_id, body.level)
 
 
 @router.post("/api/play/computer")
@@ -172,7 +172,7 @@ async def play_computer(
     body: ComputerIn, request: Request, user: Changing, club: Clubbed
 ) -> dict[str, Any]:
     """A table against the computer, never rated (``rated: true`` is refused)."""
-    return await club.play_computer(
+    return await club.lobby.play_computer(
         user,
         body.game,
         body.options,
@@ -187,7 +187,7 @@ async def play_computer(
 async def play_person(
     body: PersonIn, request: Request, user: Changing, club: Clubbed
 ) -> dict[str, Any]:
-    return await club.play_person(
+    return await club.lobby.play_person(
         user,
         body.game,
         body.options,
@@ -203,10 +203,10 @@ async def live(
 ) -> list[dict[str, Any]]:
     """The games being played, newest first, for anyone to watch (``game``: of that game
     only): players with their ratings, the round, the score per scoring unit."""
-    return await club.live_games(game)
+    return await club.queries.live_games(game)
 
 
 @router.get("/api/chat")
 async def lobby_chat(club: Clubbed) -> list[dict[str, Any]]:
     """The lobby's last chat lines, oldest first (new ones come over /ws/lobby)."""
-    return await club.chat_history(LOBBY_ROOM)
+    return await club.chat.history(LOBBY_ROOM)

@@ -29,6 +29,6 @@ async def health(response: Response, club: Clubbed) -> dict[str, Any]:
 @router.get("/api/admin/tables")
 async def admin_tables(found: SignedIn, club: Clubbed) -> dict[str, Any]:
     """Which process owns which table (for the club's administrators)."""
-    if not club.is_admin(found[0]):
+    if not club.accounts.is_admin(found[0]):
         raise ClubError(403, "admins_only", "only the club's administrators may see this")
     return await club.ownership.overview()

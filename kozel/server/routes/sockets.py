@@ -150,7 +150,7 @@ async def signed_in_socket(
     closed, to be tried again) when the database is away."""
     token = websocket.cookies.get(auth.SESSION_COOKIE)
     try:
-        found = await club.session_user(token)
+        found = await club.accounts.session_user(token)
     except Exception:  # the database is away: the client retries
         await websocket.accept()
         await close(websocket, TRY_AGAIN, UNAVAILABLE)
@@ -175,7 +175,7 @@ async def lobby(websocket: WebSocket) -> None:
     sessions.add(key, websocket)
 
     async def snapshot() -> str:
-        return json.dumps(await club.lobby_snapshot())
+        return json.dumps(await club.lobby.snapshot())
 
     def feed() -> asyncio.Task[None]:
         sent.clear()
@@ -228,7 +228,7 @@ async def tournament_feed(websocket: WebSocket, tournament_id: int) -> None:
     club: Club = websocket.app.state.club
 
     async def snapshot() -> str:
-        return json.dumps(await club.tournament(tournament_id))
+        return json.dumps(await club.tournaments.state(tournament_id))
 
     await read_only(websocket, tourney.channel(tournament_id), snapshot)
 
@@ -239,7 +239,7 @@ async def invite_feed(websocket: WebSocket, code: str) -> None:
     club: Club = websocket.app.state.club
 
     async def snapshot() -> str:
-        return json.dumps({"type": "invite", "request": await club.invite(code[:32])})
+        return json.dumps({"type": "invite", "request": await club.lobby.invite(code[:32])})
 
     await read_only(websocket, seating.channel(code[:32]), snapshot)
 
@@ -251,8 +251,8 @@ async def table(websocket: WebSocket, game_id: int) -> None:
     club, sessions = websocket.app.state.club, sockets_of(websocket)
     token = websocket.cookies.get(auth.SESSION_COOKIE)
     try:
-        found = await club.session_user(token)
-        row = await club.game_row(game_id)
+        found = await club.accounts.session_user(token)
+        row = await club.queries.game_row(game_id)
     except ClubError:
         row = None
     except Exception:  # the database is away: the client retries
@@ -273,18 +273,18 @@ async def table(websocket: WebSocket, game_id: int) -> None:
     )
 
     async def snapshot() -> str:
-        return dumps(await club.table_state(game_id, seat))
+        return dumps(await club.relay.table_state(game_id, seat))
 
     limit, players = club.settings.max_message_bytes, len(row.seats)
     # protocol 1 (kept for one release): the whole state after every event
     convert = None
     if websocket.query_params.get("protocol") == "1":
-        convert = WholeStates(lambda: club.table_state(game_id, seat)).convert
+        convert = WholeStates(lambda: club.relay.table_state(game_id, seat)).convert
 
     channel = seat_channel(game_id, seat)
     sender = asyncio.create_task(forward(club, websocket, channel, snapshot, convert=convert))
     if seat is not None:
-        club.socket_opened(game_id, seat)
+        club.relay.socket_opened(game_id, seat)
     try:
         async for text in messages(websocket):
             kind = message_type(text, limit)
@@ -297,7 +297,7 @@ async def table(websocket: WebSocket, game_id: int) -> None:
                 await TableMessage(club, websocket, game_id, seat).handle(text)
     finally:
         if seat is not None:
-            club.socket_closed(game_id, seat)
+            club.relay.socket_closed(game_id, seat)
         sender.cancel()
         sessions.discard(key, websocket)
 
@@ -317,7 +317,7 @@ async def chat_line(
         return
     message = json.loads(text or "{}")
     try:
-        await club.say(found[0], room, message.get("text"), channels)
+        await club.chat.say(found[0], room, message.get("text"), channels)
     except ClubError as error:
         await send_error(websocket, error.code, error.message, params=error.params)
     except (DBAPIError, OSError, TimeoutError):  # the database is away: nothing was said
@@ -390,12 +390,12 @@ class TableMessage:
             await send_error(self.websocket, reply.code, reply.message, reason, reply.params)
 
     async def _send_state(self) -> None:
-        state = await self.club.table_state(self.game_id, self.seat)
+        state = await self.club.relay.table_state(self.game_id, self.seat)
         await self.websocket.send_text(dumps(state))
 
     async def _next(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
-        await self.club.next_round(self.game_id, self.seat)
+        await self.club.relay.next_round(self.game_id, self.seat)
 
     async def _move(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
@@ -407,14 +407,16 @@ class TableMessage:
                 'a move is {"type": "move", "version": N, "move": {...}}',
             )
             return
-        reply = await self.club.submit(self.game_id, self.seat, move, version)
+        reply = await self.club.relay.submit(self.game_id, self.seat, move, version)
         await self.refused(reply, with_reason=True)
         if reply.code == "stale":
             await self._send_state()
 
     async def _seed(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
-        await self.refused(await self.club.add_seed(self.game_id, self.seat, message.get("seed")))
+        await self.refused(
+            await self.club.relay.add_seed(self.game_id, self.seat, message.get("seed"))
+        )
 
     async def _rematch(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
@@ -424,13 +426,13 @@ class TableMessage:
                 self.websocket, "bad_request", 'a rematch is {"type": "rematch", "accept": true}'
             )
             return
-        reply = await self.club.rematch(self.game_id, self.seat, accept)
+        reply = await self.club.relay.rematch(self.game_id, self.seat, accept)
         if not reply.ok:
             await send_error(self.websocket, reply.code, reply.message)
 
     async def _replace(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
-        await self.refused(await self.club.vote(self.game_id, self.seat, message.get("seat")))
+        await self.refused(await self.club.relay.vote(self.game_id, self.seat, message.get("seat")))
 
 
 class WholeStates:

@@ -27,7 +27,7 @@ async def create_tournament(
     """A Bykovo micro-tournament request of 4 to 7 seats: a lobby request with
     ``tournament: true``; joined, left, cancelled and filled with computer players like
     any request. Rated only between people."""
-    return await club.create_tournament(
+    return await club.lobby.create_tournament(
         user,
         body.players,
         body.seconds_per_move,
@@ -40,10 +40,10 @@ async def create_tournament(
 @router.get("/api/tournaments/{tournament_id}")
 async def tournament(tournament_id: Id, club: Clubbed) -> dict[str, Any]:
     """The tournament's games and standings, as its page shows them."""
-    return await club.tournament(tournament_id)
+    return await club.tournaments.state(tournament_id)
 
 
 @router.get("/api/tournaments/{tournament_id}/record")
 async def tournament_record(tournament_id: Id, club: Clubbed) -> dict[str, Any]:
     """The finished tournament's kozel-tournament/1 record (``kozel replay`` checks it)."""
-    return await club.tournament_record(tournament_id)
+    return await club.tournaments.record(tournament_id)

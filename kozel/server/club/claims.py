@@ -1,0 +1,207 @@
+"""The tables this node runs: its lease, claiming its own unfinished tables and those of
+gone nodes, starting each as a :class:`~kozel.server.tables.Table` replayed from its events,
+and stopping those it has finished with or lost."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from kozel.server.cluster import Claimable
+from kozel.server.db import Game
+from kozel.server.errors import ClubError
+from kozel.server.tables import Table, load_events
+
+from .services import Services, aware, jitter
+
+log = logging.getLogger("kozel.club")
+
+
+class Claims:
+    """Claims and runs this node's tables in ``services.tables``.
+
+    What a table asks of the club's other parts is wired by ``wire`` (a rematch, a
+    tournament's step); ``after_claims`` runs after each round of claims (tournaments left
+    without a game), ``tournament_moved_on`` after a tournament's game ended here;
+    ``sockets_here`` gives this process's seat sockets of a game (presence)."""
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        wire: Callable[[Table], None],
+        after_claims: Callable[[], Awaitable[None]],
+        tournament_moved_on: Callable[[int], Coroutine[Any, Any, None]],
+        sockets_here: Callable[[int], list[int]],
+    ) -> None:
+        self.services = services
+        self.tables = services.tables
+        self.node = services.node
+        self.ownership = services.ownership
+        self.wire = wire
+        self.after_claims = after_claims
+        self.tournament_moved_on = tournament_moved_on
+        self.sockets_here = sockets_here
+        self._claiming: set[int] = set()
+        self._closing: set[asyncio.Task[None]] = set()
+
+    async def keep(self) -> None:
+        """Renew the lease for as long as the club runs. Without a renewed lease for a whole
+        lease period, give up every table.
+
+        Nothing else runs in this loop: were the renewal to wait for claims (a few hundred
+        milliseconds each on a busy machine), a node taking over a dead node's tables would
+        let its own lease run out, and the other nodes would take its tables in turn."""
+        settings = self.services.settings
+        interval = settings.lease_seconds / 5
+        renewed = time.monotonic()
+        while True:
+            await asyncio.sleep(interval * jitter.uniform(0.8, 1.2))
+            try:
+                if await self.ownership.heartbeat():
+                    renewed = time.monotonic()
+                else:
+                    log.error("another process took the node name %r: giving up", self.node)
+                    await self.give_up()
+                    await self.ownership.register()
+                    renewed = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("the lease could not be renewed: %s", error)
+                if time.monotonic() - renewed > settings.lease_seconds and self.tables:
+                    log.error(
+                        "no lease for %.0f s: giving up every table", time.monotonic() - renewed
+                    )
+                    await self.give_up()
+
+    async def claim_gone(self) -> None:
+        """Claim the tables of gone nodes, and drop those another node has claimed from this
+        one, for as long as the club runs."""
+        interval = self.services.settings.lease_seconds / 5
+        while True:
+            await asyncio.sleep(interval * jitter.uniform(0.8, 1.2))
+            try:
+                await self._drop_taken()
+                await self.claim_all()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("claiming tables failed: %s", error)
+
+    async def _drop_taken(self) -> None:
+        """Stop this node's copies of tables that another node has claimed since.
+
+        This node's lease can lapse without it noticing (a pause, a starved machine: the
+        renewal comes late but succeeds). A copy learns that its table is gone only when it
+        next stores an event; until then it would serve syncs and new sockets an old state
+        and refuse every newer move as stale, and a player connected here would wait for
+        a turn that has passed, until a clock ran out."""
+        if not self.tables:
+            return
+        for game_id, fence in (await self.ownership.fences(list(self.tables))).items():
+            table = self.tables.get(game_id)
+            if table is not None and fence > table.fence:
+                log.warning("table %s: another node claimed it; this copy stops", game_id)
+                table.lose()
+
+    async def give_up(self) -> None:
+        for game_id in list(self.tables):
+            table = self.tables.pop(game_id)
+            table.status = "lost"
+            await table.stop()
+
+    async def stop(self) -> None:
+        """Stop every table this process runs (the club stops)."""
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.tables.clear()
+
+    async def claim_all(self) -> None:
+        """Claim this node's own unfinished tables and those of gone nodes."""
+        candidates = await self.ownership.claimable()
+        jitter.shuffle(candidates)  # nodes that claim at once meet on different tables
+        for candidate in candidates:
+            if candidate.game_id not in self.tables:
+                await self.claim(candidate)
+        await self.after_claims()
+
+    async def claim(self, candidate: Claimable) -> Table | None:
+        """Claim one table and run it here: ``None`` when another node has it."""
+        game_id = candidate.game_id
+        if game_id in self._claiming or game_id in self.tables:
+            return self.tables.get(game_id)
+        self._claiming.add(game_id)
+        try:
+            row = await self.ownership.claim(game_id, candidate.fence)
+            if row is None:
+                return None
+            if candidate.owner not in (None, self.node):
+                log.info(
+                    "took over game %s from %s (fence %s)", game_id, candidate.owner, row.fence
+                )
+            events = await load_events(self.services.sessions, game_id)
+            last_at = aware(events[-1].at).timestamp() if events else None
+            table = self._table(row)
+            table.replay(events)
+            self.tables[game_id] = table
+            await table.start(last_at, self.services.settings.restart_grace_seconds)
+            if seats := self.sockets_here(game_id):  # this process's own sockets of it
+                table.link(self.node, seats)
+            return table
+        finally:
+            self._claiming.discard(game_id)
+
+    def _table(self, row: Game) -> Table:
+        """A claimed game's table, set as the club's settings say and wired to its parts."""
+        services, settings = self.services, self.services.settings
+        table = Table(
+            row, services.writer, services.pubsub, self._finished, self._lost, settings.seed
+        )
+        table.bot_pace_ms = settings.bot_delay_ms
+        table.server_time = services.stalls.total
+        table.round_pause = settings.round_pause_seconds
+        table.presence.grace = settings.presence_grace_seconds
+        table.presence.link_seconds = settings.lease_seconds
+        table.rematch_seconds = settings.rematch_seconds
+        table.seed_seconds = settings.seed_seconds
+        self.wire(table)
+        return table
+
+    async def open_table(self, row: Game) -> Table:
+        """Start a stored game that has no events yet (this node claims it)."""
+        table = await self.claim(Claimable(row.id, row.fence, row.owner))
+        if table is None:
+            raise ClubError(409, "moved", f"game {row.id} is run by another node")
+        return table
+
+    async def claim_new(self, game_id: int) -> None:
+        """Claim a game this node has just stored (fence 0)."""
+        await self.claim(Claimable(game_id, 0, self.node))
+
+    def _lost(self, game_id: int) -> None:
+        """Another node holds the table now (found when a write was refused)."""
+        self._close_table(game_id)
+
+    def _finished(self, game_id: int) -> None:
+        """A game ended: its table answers late-comers for a while, then leaves memory. A
+        tournament's game: its next game (stored with the end of this one) starts here."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.services.settings.finished_table_seconds, self._close_table, game_id)
+        table = self.tables.get(game_id)
+        if table is not None and table.tournament_id is not None:
+            self._background(self.tournament_moved_on(table.tournament_id))
+
+    def _close_table(self, game_id: int) -> None:
+        table = self.tables.pop(game_id, None)
+        if table is not None:
+            self._background(table.stop())
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on its own, kept until it is done."""
+        task = asyncio.create_task(work)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)

@@ -1,0 +1,286 @@
+"""Reaching a table wherever it runs: a seat's commands and a table's state go to the
+table here or are forwarded to the node that runs it (:class:`~kozel.server.cluster.Forwarder`),
+and this process's seat sockets are told to the tables' owners (presence). The owner's side
+answers forwarded commands in :meth:`Relay.answer`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from sqlalchemy import select
+
+from kozel.server.cluster import Forwarder
+from kozel.server.db import Game
+from kozel.server.errors import ClubError
+from kozel.server.presence import Announcer
+from kozel.server.tables import MOVED, Reply
+
+from .services import Services
+
+log = logging.getLogger("kozel.club")
+
+
+class Relay:
+    """A seat's commands to its table, on this node or another."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.tables = services.tables
+        self.node = services.node
+        self.ownership = services.ownership
+        self.forwarder = Forwarder(services.pubsub, services.node, self.answer)
+        self._owners: dict[int, str] = {}
+        """Other nodes' tables, as last looked up (forgotten when they do not answer)."""
+        self.announcer = Announcer(
+            self._tell_presence, services.settings.lease_seconds / 3, self._renew_presence
+        )
+        """This process's seat sockets, told to the tables' owners (presence)."""
+
+    async def table_state(self, game_id: int, seat: int | None) -> dict[str, Any]:
+        """The full state of a table for one seat, from whichever node runs it. Raises
+        ``ClubError`` 404 when no node runs it and 503 while it changes owner."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return table.state(seat)
+        answer = await self._forward(game_id, {"op": "state", "game": game_id, "seat": seat})
+        if answer is not None and "state" in answer and answer["state"].get("game") != game_id:
+            log.error("game %s: a forwarded state of another game was dropped", game_id)
+            answer = None
+        if answer is None or "state" not in answer:
+            if answer is not None and answer.get("error") == "no_table":
+                raise ClubError(404, "no_table", f"game {game_id} is not being played")
+            raise ClubError(503, "unavailable", MOVED)
+        state: dict[str, Any] = answer["state"]
+        return state
+
+    async def submit(self, game_id: int, seat: int, move: dict[str, Any], version: int) -> Reply:
+        """A seat's move, to whichever node runs the table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.submit(seat, move, version)
+        answer = await self._forward(
+            game_id,
+            {"op": "move", "game": game_id, "seat": seat, "move": move, "version": version},
+        )
+        return _reply(answer)
+
+    async def next_round(self, game_id: int, seat: int) -> None:
+        """``seat`` is ready for the next round, at whichever node runs the table (a press
+        that cannot reach it is lost: the pause ends the wait anyway)."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.ready(seat)
+        else:
+            await self._forward(game_id, {"op": "next", "game": game_id, "seat": seat})
+
+    async def vote(self, game_id: int, seat: int, target: object) -> Reply:
+        """``seat`` agrees that a computer player takes the disconnected seat ``target``, at
+        whichever node runs the table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.vote(seat, target)
+        answer = await self._forward(
+            game_id, {"op": "replace", "game": game_id, "seat": seat, "target": target}
+        )
+        return _reply(answer)
+
+    async def add_seed(self, game_id: int, seat: int, seed: object) -> Reply:
+        """``seat`` adds its seed to the table's shuffle, at whichever node runs it."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.add_seed(seat, seed)
+        answer = await self._forward(
+            game_id, {"op": "seed", "game": game_id, "seat": seat, "seed": seed}
+        )
+        if answer is None or "ok" not in answer:
+            return Reply(False, "unavailable", MOVED)
+        params = answer.get("params")
+        return Reply(
+            bool(answer["ok"]),
+            str(answer.get("code", "")),
+            str(answer.get("message", "")),
+            params=params if isinstance(params, dict) else {},
+        )
+
+    async def rematch(self, game_id: int, seat: int, accept: bool) -> Reply:
+        """``seat`` offers or accepts a rematch (``accept``) or declines it, at whichever node
+        runs the finished table."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return await table.answer_rematch(seat, accept)
+        answer = await self._forward(
+            game_id, {"op": "rematch", "game": game_id, "seat": seat, "accept": accept}
+        )
+        if answer is None or "ok" not in answer:
+            if answer is not None and answer.get("error") == "no_table":
+                return Reply(False, "no_table", f"game {game_id} is not being played")
+            return Reply(False, "unavailable", MOVED)
+        return Reply(
+            bool(answer["ok"]), str(answer.get("code", "")), str(answer.get("message", ""))
+        )
+
+    # --- presence: which seats have a socket, in every process ----------------------------
+
+    def socket_opened(self, game_id: int, seat: int) -> None:
+        """A seat's socket opened in this process: its table's owner hears of it."""
+        self.announcer.opened(game_id, seat)
+
+    def socket_closed(self, game_id: int, seat: int) -> None:
+        self.announcer.closed(game_id, seat)
+
+    async def _tell_presence(self, game_id: int, seats: list[int]) -> bool:
+        """Tell the table's owner which of its seats have a socket here; ``False`` when no
+        node plays the game any more."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.link(self.node, seats)
+            return True
+        answer = await self._forward(
+            game_id, {"op": "presence", "game": game_id, "node": self.node, "seats": seats}
+        )
+        return answer is None or answer.get("error") != "no_table"
+
+    async def _renew_presence(self, games: dict[int, list[int]]) -> set[int]:
+        """Renew what this process told the owners of these tables about its sockets: one
+        message per owner. Returns the games no process plays any more."""
+        remote = {}
+        for game_id, seats in games.items():
+            table = self.tables.get(game_id)
+            if table is not None:
+                table.link(self.node, seats)
+            else:
+                remote[game_id] = seats
+        if not remote:
+            return set()
+        owners = await self.ownership.owners_of(list(remote))
+        by_owner: dict[str, dict[str, list[int]]] = {}
+        for game_id, seats in remote.items():
+            owner = owners.get(game_id)
+            if owner is not None and owner != self.node:
+                by_owner.setdefault(owner, {})[str(game_id)] = seats
+
+        async def renew(owner: str, seats: dict[str, list[int]]) -> None:
+            request = {"op": "presence_many", "node": self.node, "games": seats}
+            answer = await self.forwarder.call(
+                owner, request, self.services.settings.forward_timeout
+            )
+            for game_id in answer.get("missing", []) if answer else []:
+                self._owners.pop(int(game_id), None)
+
+        await asyncio.gather(*(renew(owner, seats) for owner, seats in by_owner.items()))
+        unowned = [game_id for game_id in remote if game_id not in owners]
+        if not unowned:
+            return set()
+        async with self.services.sessions() as session:
+            over = await session.scalars(
+                select(Game.id).where(Game.id.in_(unowned), Game.status != "playing")
+            )
+            return set(over)
+
+    # --- forwarding -----------------------------------------------------------------------
+
+    async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The owner's answer to ``request``; ``None`` when it cannot be had now (no owner
+        yet, no answer, or the database is away: the caller answers ``unavailable``)."""
+        try:
+            return await self._ask_owner(game_id, request)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the database is away (the pub/sub's failures are None)
+            log.warning("game %s: the owner could not be looked up: %s", game_id, error)
+            return None
+
+    async def _ask_owner(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
+        owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
+        if owner is None:
+            return {"error": "no_table"} if await self._over(game_id) else None
+        if owner == self.node:  # ours, being claimed right now
+            return None
+        self._owners[game_id] = owner
+        answer = await self.forwarder.call(owner, request, self.services.settings.forward_timeout)
+        if answer is None or "error" in answer:
+            self._owners.pop(game_id, None)
+        if (
+            answer is not None
+            and answer.get("error") == "no_table"
+            and not await self._over(game_id)
+        ):
+            # the node we asked does not run the table: not yet (restarted, still claiming)
+            # or not any more (another took it over): the table is moving, it has not ended
+            return None
+        return answer
+
+    async def _over(self, game_id: int) -> bool:
+        async with self.services.sessions() as session:
+            status = await session.scalar(select(Game.status).where(Game.id == game_id))
+        return status != "playing"
+
+    async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Another node forwards a seat's command to a table of this node."""
+        if request.get("op") == "presence_many" and isinstance(request.get("games"), dict):
+            missing = []
+            for game_id, seats in request["games"].items():
+                running = self.tables.get(int(game_id)) if str(game_id).isdigit() else None
+                if running is None or not isinstance(seats, list):
+                    missing.append(game_id)
+                else:
+                    running.link(str(request.get("node")), seats)
+            return {"ok": True, "missing": missing}
+        table = self.tables.get(request.get("game", 0))
+        if table is None:
+            return {"error": "no_table"}
+        seat = request.get("seat")
+        if request.get("op") == "state":
+            return {"state": table.state(seat if isinstance(seat, int) else None)}
+        if request.get("op") == "next" and isinstance(seat, int):
+            table.ready(seat)
+            return {"ok": True}
+        if request.get("op") == "move" and isinstance(seat, int):
+            reply = await table.submit(seat, request.get("move") or {}, request.get("version", -1))
+            return _reply_json(reply)
+        if request.get("op") == "seed" and isinstance(seat, int):
+            reply = await table.add_seed(seat, request.get("seed"))
+            return _reply_json(reply)
+        if request.get("op") == "rematch" and isinstance(seat, int):
+            reply = await table.answer_rematch(seat, request.get("accept") is True)
+            return _reply_json(reply)
+        if request.get("op") == "presence" and isinstance(request.get("seats"), list):
+            table.link(str(request.get("node")), request["seats"])
+            return {"ok": True}
+        if request.get("op") == "replace" and isinstance(seat, int):
+            reply = await table.vote(seat, request.get("target"))
+            return _reply_json(reply)
+        return {"error": "bad_request"}
+
+
+def _reply_json(reply: Reply) -> dict[str, Any]:
+    """A table's answer to a forwarded command, whole: an illegal move's ``reason`` and its
+    ``params`` travel with its code (the browser words the refusal from them)."""
+    return {
+        "ok": reply.ok,
+        "code": reply.code,
+        "message": reply.message,
+        "reason": reply.reason,
+        "params": reply.params,
+    }
+
+
+def _reply(answer: dict[str, Any] | None) -> Reply:
+    """A forwarded command's answer as the owner's table gave it (:func:`_reply_json`), or
+    ``unavailable`` when no answer came (the table is moving)."""
+    if answer is None or "ok" not in answer:
+        return Reply(False, "unavailable", MOVED)
+    params = answer.get("params")
+    return Reply(
+        bool(answer["ok"]),
+        str(answer.get("code", "")),
+        str(answer.get("message", "")),
+        str(answer.get("reason", "")),
+        {
+            str(key): value
+            for key, value in (params.items() if isinstance(params, dict) else ())
+            if isinstance(value, str | int)
+        },
+    )
