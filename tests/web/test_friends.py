@@ -245,14 +245,24 @@ def test_a_free_seat_of_the_lobby_is_taken_by_a_click(contexts: Contexts) -> Non
 
 
 def test_a_seat_kept_for_a_player_names_him_as_a_player(contexts: Contexts) -> None:
-    """The creator keeps a seat for a friend by name: the seat says so in the page's words,
-    the friend's name marked as a name (so the page's language test allows it)."""
+    """The creator keeps a seat for a friend by name, her choice surviving a redraw: the seat
+    says so in the page's words, the friend's name marked as a name (so the page's language
+    test allows it)."""
     friend = guest(contexts).locator("a.me").inner_text()
     alice = guest(contexts, locale="ru")
-    open_private_team_game(alice)
+    link = open_private_team_game(alice)
     alice.select_option("#keep-seat", "2")
     alice.select_option("#keep-how", "name")
     alice.fill("#keep-name", friend)
+    # another player sits down by the link meanwhile: the page is drawn again, and what she
+    # chose in the form is still there
+    carol = contexts.page(viewport=DESKTOP)
+    carol.goto(link)
+    carol.locator("ol.invite-seats > li").nth(3).locator("button.sit").click()
+    expect(alice.locator("ol.invite-seats > li").nth(3).locator(".player-name")).to_have_count(1)
+    expect(alice.locator("#keep-seat")).to_have_value("2")
+    expect(alice.locator("#keep-how")).to_have_value("name")
+    expect(alice.locator("#keep-name")).to_have_value(friend)
     alice.click("#keep")
     kept = alice.locator("ol.invite-seats > li").nth(2)
     expect(kept.locator(".player-name")).to_have_text(friend)

@@ -57,7 +57,10 @@ SHOWN = """(skip) => {
     }
   }
   seen.push(document.title);
-  return seen;
+  // the names the page marks, read with the texts (a list redrawn between two reads could
+  // show a name the first read did not see)
+  const names = [...document.querySelectorAll(".player-name")].map((el) => el.textContent);
+  return { seen, names };
 }"""
 
 
@@ -84,9 +87,11 @@ def language_words(lang: str) -> set[str]:
 
 def foreign(page: Page, lang: str, names: set[str]) -> list[tuple[str, list[str]]]:
     """The shown strings with words that are not the language's (with those words)."""
-    allowed = language_words(lang) | {w for name in names | OWN_NAMES for w in words(name)}
+    shown = page.evaluate(SHOWN, NOT_OURS)
+    marked = names | set(shown["names"]) | OWN_NAMES
+    allowed = language_words(lang) | {w for name in marked for w in words(name)}
     out = []
-    for text in page.evaluate(SHOWN, NOT_OURS):
+    for text in shown["seen"]:
         strange = sorted(words(text) - allowed)
         if strange:
             out.append((text, strange))

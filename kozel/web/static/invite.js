@@ -35,7 +35,8 @@ export class InvitePage {
     // every change of the request comes whole: who sat down, a kept seat, the start
     this.socket = new LiveSocket(`/ws/invites/${encodeURIComponent(this.code)}`, {
       onMessage: (m) => {
-        if (m.type === "invite") {
+        // the first message repeats what the page was drawn from: nothing to draw again
+        if (m.type === "invite" && JSON.stringify(m.request) !== JSON.stringify(this.request)) {
           this.request = m.request;
           this.render();
         }
@@ -183,15 +184,18 @@ export class InvitePage {
     const r = this.request;
     const seats = r.seats.map((seat, i) => [seat, i]).filter(([seat, i]) => i > 0 && !taken(seat));
     if (!seats.length) return null;
-    const which = h("select#keep-seat", { "aria-label": t("invite.keep_seat") }, seats.map(([seat, i]) => h("option", { value: i }, `${t("invite.seat", { n: i + 1 })}: ${occupant(seat)}`)));
+    // what the creator chose so far outlives a redraw (another player sat down meanwhile)
+    const chosen = (this.keepChoice ??= { seat: null, how: "free", name: "" });
+    const which = h("select#keep-seat", { "aria-label": t("invite.keep_seat") }, seats.map(([seat, i]) => h("option", { value: i, selected: String(i) === chosen.seat }, `${t("invite.seat", { n: i + 1 })}: ${occupant(seat)}`)));
     const how = h(
       "select#keep-how",
       { "aria-label": t("invite.keep_how") },
-      h("option", { value: "free" }, t("invite.keep_free")),
-      h("option", { value: "link" }, t("invite.keep_link")),
-      h("option", { value: "name" }, t("invite.keep_player")),
+      [["free", t("invite.keep_free")], ["link", t("invite.keep_link")], ["name", t("invite.keep_player")]].map(([v, text]) => h("option", { value: v, selected: v === chosen.how }, text)),
     );
-    const name = h("input#keep-name", { type: "text", maxlength: 24, "aria-label": t("signin.name"), placeholder: t("signin.name") });
+    const name = h("input#keep-name", { type: "text", maxlength: 24, value: chosen.name, "aria-label": t("signin.name"), placeholder: t("signin.name") });
+    which.addEventListener("change", () => (chosen.seat = which.value));
+    how.addEventListener("change", () => (chosen.how = how.value));
+    name.addEventListener("input", () => (chosen.name = name.value));
     const keep = () => {
       const body = { seat: Number(which.value) };
       if (how.value === "link") body.link = true;
