@@ -502,7 +502,7 @@ def test_the_poker_table_speaks_the_players_language(contexts: Contexts, lang: s
     def check(where: str) -> None:
         names = {w for label in state(page)["seats"] for w in words(label)}
         title = page.title()  # the game's name, as the table's head
-        for text in page.evaluate(SHOWN, NOT_THE_TABLES):
+        for text in page.evaluate(SHOWN, NOT_THE_TABLES)["seen"]:
             if text == title:
                 continue
             strange = sorted(words(text) - allowed - names)
