@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kozel.server.db import Game, make_engine, migrate, sessionmaker
 from kozel.server.writer import Fenced, Write, Writer
@@ -28,23 +29,30 @@ def event(game: int, version: int, fence: int = 1) -> dict[str, Any]:
     }
 
 
+async def database(url: str, games: int) -> AsyncEngine:
+    """A migrated database holding ``games`` live games (ids 1 …), each at version 0 under
+    fencing token 1."""
+    engine = make_engine(url)
+    await migrate(engine)
+    async with sessionmaker(engine)() as session, session.begin():
+        for _ in range(games):
+            session.add(
+                Game(
+                    game="goat",
+                    options={},
+                    seats=[],
+                    seconds_per_move=60,
+                    rated=False,
+                    fence=1,
+                    version=0,
+                )
+            )
+    return engine
+
+
 def test_the_drivers_way_stores_what_sqlalchemy_stores(db_url: str) -> None:
     async def scenario() -> list[tuple[Any, ...]]:
-        engine = make_engine(db_url)
-        await migrate(engine)
-        async with sessionmaker(engine)() as session, session.begin():
-            for _ in range(4):
-                session.add(
-                    Game(
-                        game="goat",
-                        options={},
-                        seats=[],
-                        seconds_per_move=60,
-                        rated=False,
-                        fence=1,
-                        version=0,
-                    )
-                )
+        engine = await database(db_url, games=4)
         direct, alchemy = Writer(engine), Writer(engine)
         alchemy.__dict__["direct"] = None  # SQLAlchemy's way
         assert direct.direct is not None
@@ -84,20 +92,7 @@ def test_a_batch_with_a_finish_goes_sqlalchemys_way(db_url: str, finish: bool) -
     """A deal's or a game end's extra statements run in the event's transaction."""
 
     async def scenario() -> int:
-        engine = make_engine(db_url)
-        await migrate(engine)
-        async with sessionmaker(engine)() as session, session.begin():
-            session.add(
-                Game(
-                    game="goat",
-                    options={},
-                    seats=[],
-                    seconds_per_move=60,
-                    rated=False,
-                    fence=1,
-                    version=0,
-                )
-            )
+        engine = await database(db_url, games=1)
         writer = Writer(engine)
         writer.start()
         ran = []
