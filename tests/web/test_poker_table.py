@@ -356,8 +356,8 @@ def opener(page: Page) -> Other:
 
     def act() -> bool:
         try:
-            if game_over(page):
-                return False
+            if game_over(page) or page.evaluate("!kozel.page?.state"):
+                return False  # over, or the table has not had its first state yet
             hands = len(state(page)["rounds"])
             if page.locator("#next-round").count():
                 if hands in nexts:
