@@ -1,7 +1,7 @@
 """`make bench` (the levels' table): the margins of the club's levels against each other.
 
 The club offers four levels, weakest first: beginner, amateur, strong, expert
-(:data:`kozel.bots.CLUB_LEVELS`). For each game and each adjacent pair it plays the stronger
+(:data:`kozel.layout.bots.CLUB_LEVELS`). For each game and each adjacent pair it plays the stronger
 level against the weaker on duplicate deals (seats 0+2 against 1+3; every game's deals played
 a second time with the levels rotated one seat, so the luck of the deal largely cancels) and
 prints the stronger level's margin per player and round: in the Goat family what the weaker
@@ -26,10 +26,10 @@ import time
 from itertools import pairwise
 from typing import Any
 
-from kozel.bots import CLUB_LEVELS
 from kozel.engine.game import Game
 from kozel.engine.options import Options
 from kozel.games import ALL_GAMES, BLOCK, GOAT
+from kozel.layout.bots import CLUB_LEVELS
 from kozel.simulate import Summary, simulate
 
 GAMES: dict[str, tuple[Game, Options]] = {

@@ -17,7 +17,7 @@ bot should score more: a ratio above 1).
 the opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x`` the expert
 with the search but the old weight, and ``expert-w1`` the expert that counts the opponents'
 points in full in every game: variants of the search to measure against each other
-(``kozel.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
+(``kozel.layout.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
 games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed is
 ``--seed`` plus its number, so the same arguments give the same deals.
 
@@ -35,8 +35,6 @@ import sys
 import time
 from collections.abc import Callable
 
-from kozel.bots import LEVELS, Bot
-from kozel.bots.expert import ExpertBot, Tuning
 from kozel.engine.options import Options
 from kozel.games import (
     ALL_FIVES,
@@ -51,7 +49,9 @@ from kozel.games import (
     TELEPHONE,
     THREES_FIVES,
 )
-from kozel.rules import Ruleset
+from kozel.layout.bots import LEVELS, Bot
+from kozel.layout.bots.expert import ExpertBot, Tuning
+from kozel.layout.rules import Ruleset
 from kozel.simulate import Summary, simulate
 
 GAMES: dict[str, tuple[Ruleset, Options]] = {

@@ -3,10 +3,10 @@
  *
  * It plays rounds of the layout games (Goat, Donkey, Draw, Block, Classic, Sea Goat, and the
  * games that score during play: All Fives, Telephone, All Threes, Threes and Fives, Bergen)
- * from a given (determinized) position to their end, exactly as kozel.round.Round does: the
+ * from a given (determinized) position to their end, exactly as kozel.layout.round.Round does: the
  * same legal moves in the same order, the same out / fish detection, the same counts, the same
- * points scored by each lay (kozel.scoring.ends, kozel.scoring.bergen); and it costs a finished
- * round as the game's scoring policy does (kozel.scoring). A game it does not know is refused
+ * points scored by each lay (kozel.layout.scoring.ends, kozel.layout.scoring.bergen); and it costs a finished
+ * round as the game's scoring policy does (kozel.layout.scoring). A game it does not know is refused
  * (ValueError), never played with another game's scoring. tests/test_kernel.py and
  * tests/test_kernel_during_play.py play seeded rounds through both and compare every move,
  * every lay's points, every count and every round's cost.
@@ -51,7 +51,7 @@ static void init_tables(void) {
     }
 }
 
-/* --- random numbers: splitmix64, reproduced by kozel.bots.kernel.SplitMix ------------- */
+/* --- random numbers: splitmix64, reproduced by kozel.layout.bots.kernel.SplitMix ------------- */
 
 static inline uint64_t next_random(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
@@ -87,12 +87,12 @@ typedef struct {
     int hundred_seat;    /* the seat that declared it this round, or -1 */
     int asking;          /* the record holder dealt 6-6, asked about the hundred before the
                           * regular leader (``leader``) leads: his turn, HUNDRED or DECLINE;
-                          * -1 when nobody is asked (kozel.round.Round.asking) */
+                          * -1 when nobody is asked (kozel.layout.round.Round.asking) */
     int close_both_fish; /* two doubles laid at once and both closed while no double is on
                           * the table end the round as a fish (Donkey) */
     uint32_t last_turn;  /* the tiles of the last lay (Sea Goat: what the out turn laid) */
     /* what the greedy opponent model tracks: values each seat was seen to lack (it knocked
-     * or drew while they were open; kozel.bots.sampling.lacked_values) and whether the seat
+     * or drew while they were open; kozel.layout.bots.sampling.lacked_values) and whether the seat
      * to move has drawn this turn */
     uint32_t lacks[4];
     int drew;
@@ -106,7 +106,7 @@ typedef struct {
     int during[4];
     /* Bergen draws one tile a turn; Threes and Fives may draw although a tile fits */
     int one_draw, draw_when_able;
-    /* Bykovo (kozel.round.Round): a knock is legal on any turn after the lead and proves
+    /* Bykovo (kozel.layout.round.Round): a knock is legal on any turn after the lead and proves
      * nothing; after the first out the circle is played out up to the seat before the leader
      * (first_out, circle_left: the moves still to make); ``pass_limit`` consecutive knocks end
      * the round as a sortir won by the last seat to lay */
@@ -324,7 +324,7 @@ static inline void ends_lay(Ends *e, int spinner_rule, int t, int arm, int close
     }
 }
 
-/* The end sum (kozel.scoring.ends.end_sum): each open arm shows its value; an arm ending in a
+/* The end sum (kozel.layout.scoring.ends.end_sum): each open arm shows its value; an arm ending in a
  * double counts both halves (once, also when the double ends two arms); the spinner counts
  * both halves while a line side of it is free, then each free cross arm counts its value when
  * the spinner's arms count. */
@@ -354,8 +354,8 @@ static int end_sum(const Ends *e, int arms_count) {
 }
 
 /* What the move just laid scores (after all its tiles), ``lead`` when it was the round's first
- * tile: the end-count games' lay scoring (kozel.scoring.end_count), Bergen's lead of a double
- * and its double- and triple-headers (kozel.scoring.bergen.header_points). */
+ * tile: the end-count games' lay scoring (kozel.layout.scoring.end_count), Bergen's lead of a double
+ * and its double- and triple-headers (kozel.layout.scoring.bergen.header_points). */
 static int lay_points(const Ends *e, int mode, int arms_count, int lead) {
     int total;
     switch (mode) {
@@ -410,7 +410,7 @@ static inline uint32_t open_values(const State *s) {
 
 /* After ``seat``'s move once a hand has emptied in a game whose out plays the circle out (or
  * as the first hand empties): the seats after the first out up to the one before the leader
- * move once each, then the round ends as his out (kozel.round.Round._play_out_circle). */
+ * move once each, then the round ends as his out (kozel.layout.round.Round._play_out_circle). */
 static void circle_step(State *s, int seat) {
     int p = s->players;
     if (s->first_out < 0) {
@@ -429,7 +429,7 @@ static void circle_step(State *s, int seat) {
 }
 
 /* A general fish ends the round only once no drawable tile is left where a player unable to
- * play draws one tile a turn (Bergen: ``one_draw``; kozel.round.Round.bazaar_blocks). */
+ * play draws one tile a turn (Bergen: ``one_draw``; kozel.layout.round.Round.bazaar_blocks). */
 static inline int fished(const State *s) {
     return blocked(s) && !(s->one_draw && s->drawn < s->drawable);
 }
@@ -442,7 +442,7 @@ static void apply(State *s, const Move *mv) {
         s->turn = s->leader;
         return;
     case DRAW:
-        /* a draw in a new turn starts the seat's list again (kozel.bots.sampling); where a
+        /* a draw in a new turn starts the seat's list again (kozel.layout.bots.sampling); where a
          * draw is legal although a tile fits it proves nothing */
         if (s->draw_when_able) {
             s->lacks[seat] = 0;
@@ -512,8 +512,8 @@ static void apply(State *s, const Move *mv) {
 /* --- counts and the sheet -------------------------------------------------------------- */
 
 /* What a finished round costs each scoring unit. Goat's sheet (kind 0) charges counts under
- * the fish mode with remembered points and eggs (kozel.scoring.goat.settle); the races (kind
- * 1) credit the hand's winner (kozel.scoring.race, kozel.scoring.sea_goat) and the cost is
+ * the fish mode with remembered points and eggs (kozel.layout.scoring.goat.settle); the races (kind
+ * 1) credit the hand's winner (kozel.layout.scoring.race, kozel.layout.scoring.sea_goat) and the cost is
  * minus the change of the unit's score. Becoming the Goat costs ``loss_penalty`` more;
  * winning a race gains it. */
 enum { SHEET_GOAT = 0, SHEET_RACE = 1, SHEET_PLACES = 2 };
@@ -532,7 +532,7 @@ typedef struct {
 enum { CREDIT_PLAIN = 0, CREDIT_FIVES, CREDIT_TELEPHONE, CREDIT_THREES, CREDIT_THREES_FIVES,
        CREDIT_BERGEN, CREDIT_MODES };
 
-/* ``value`` to the nearest multiple of ``step``, halves up (kozel.scoring.end_count) */
+/* ``value`` to the nearest multiple of ``step``, halves up (kozel.layout.scoring.end_count) */
 static inline int nearest_multiple(int value, int step) {
     int twice = 2 * value + step, div = 2 * step;
     int q = twice / div - (twice % div != 0 && twice < 0);
@@ -678,7 +678,7 @@ static int sea_decides(const State *s, const Scoring *sc, const int *counts, int
     return -1;
 }
 
-/* Bergen's block (kozel.scoring.bergen.block_winner): the unit of the only seat with no double
+/* Bergen's block (kozel.layout.scoring.bergen.block_winner): the unit of the only seat with no double
  * in hand, of several the lowest count among them (nobody when units share it), and when
  * every hand holds a double the holder of the lowest double; -1 for nobody. */
 static int block_unit(const State *s, const Scoring *sc) {
@@ -825,7 +825,7 @@ static int move_score(const State *s, const Move *mv) {
     return score;
 }
 
-/* policy 2: the greedy bot's own heuristic (kozel/bots/greedy.py), in tenths of its points:
+/* policy 2: the greedy bot's own heuristic (kozel/layout/bots/greedy.py), in tenths of its points:
  * it also offers the next seat values it lacks, avoids those its partner lacks and makes a
  * fish only with a light hand. tests/test_kernel.py compares the scores with the bot's. */
 typedef struct {
@@ -851,7 +851,7 @@ static inline int pips_of(uint32_t m) {
 #define GREEDY_OUT_SCORING 10000000
 
 /* The greedy bot declares Sea Goat's hundred, asked, when the rest of its hand counts less
- * than this (kozel.bots.greedy.HUNDRED_BELOW). */
+ * than this (kozel.layout.bots.greedy.HUNDRED_BELOW). */
 #define GREEDY_HUNDRED_BELOW 15
 
 static int greedy_score(const State *s, const Model *md, const Move *mv) {
@@ -1482,7 +1482,7 @@ static int read_decision(PyObject *t, const State *rules, Decision *d) {
 PyDoc_STRVAR(explain_doc,
              "explain(state, model, decisions, worlds, noise) -> log-likelihoods per world\n\n"
              "For each world (a tuple of hands) and each seat, the log of the probability "
-             "that the seat made its decisions (kozel.bots.inference.past_decisions) if it "
+             "that the seat made its decisions (kozel.layout.bots.inference.past_decisions) if it "
              "plays the model's greedy policy with a chance ``noise`` of a uniform move, and "
              "if it plays uniformly: [greedy_0, uniform_0, greedy_1, uniform_1, ...]. "
              "``state`` gives the rules.");

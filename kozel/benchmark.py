@@ -9,8 +9,8 @@ from kozel.core import DOUBLES_MASK, TILE_COUNT
 from kozel.engine.game import Game
 from kozel.engine.options import Options
 from kozel.games import GOAT
-from kozel.round import Round, deal_tiles
-from kozel.rules import Ruleset
+from kozel.layout.round import Round, deal_tiles
+from kozel.layout.rules import Ruleset
 
 
 def options_for(rules: Ruleset, players: int) -> Options:
@@ -59,8 +59,8 @@ def playout_rounds_per_second(
     core: each round a new deal of the game's hand size with its reserve left undrawn (all
     the leftover tiles in a game without draws), its leader leading any tile; the games that
     score during play score every lay."""
-    from kozel.bots.kernel import _kernel, pack_round
-    from kozel.match import Match
+    from kozel.layout.bots.kernel import _kernel, pack_round
+    from kozel.layout.match import Match
 
     opts = options_for(rules, players)
     dealt = players * rules.hand_size(opts)

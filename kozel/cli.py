@@ -21,7 +21,7 @@ from kozel.engine.game import Game, GameMatch
 from kozel.engine.options import Options
 from kozel.engine.record import dumps
 from kozel.games import ALL_GAMES, GAMES, check_lines, get_game
-from kozel.rules import Ruleset
+from kozel.layout.rules import Ruleset
 from kozel.server.settings import DEFAULT_DB, Settings
 
 app = typer.Typer(
@@ -110,7 +110,7 @@ def simulate(
     ] = False,
 ) -> None:
     """Play complete games between computer players and summarise them."""
-    from kozel.bots import check_level
+    from kozel.layout.bots import check_level
     from kozel.simulate import simulate as run
 
     rules, opts = resolve(game, option, preset)
@@ -197,8 +197,8 @@ def tournament(
     """Play a micro-tournament between computer players, with live standings."""
     from rich.live import Live
 
-    from kozel.bots import make_bot
-    from kozel.tournament import Tournament, play_tournament
+    from kozel.layout.bots import make_bot
+    from kozel.layout.tournament import Tournament, play_tournament
 
     if game != "bykovo":
         raise fail(f"only bykovo has a micro-tournament, not {game!r}")
@@ -238,7 +238,7 @@ ORDINALS = ("1st", "2nd", "3rd", "4th")
 def standings_table(t: object) -> Table:
     """The live standings of a tournament: score, limit, games played, who sat out, who is
     eliminated, and the places once it is over."""
-    from kozel.tournament import Tournament
+    from kozel.layout.tournament import Tournament
 
     assert isinstance(t, Tournament)
     done = len(t.games)
@@ -413,7 +413,7 @@ def analyse(
 def _layout_terminal(
     game: Game, opts: Options, bots: str, seat: int, seed: int | None, console: Console
 ) -> None:
-    from kozel.terminal import play_in_terminal
+    from kozel.layout.terminal import play_in_terminal
 
     assert isinstance(game, Ruleset)
     play_in_terminal(game, opts, bots, seat, seed, console)
@@ -487,7 +487,7 @@ def bench(
         expert_decision_ms,
         playout_rounds_per_second,
     )
-    from kozel.bots.kernel import supports
+    from kozel.layout.bots.kernel import supports
 
     engine = engine_rounds_per_second(seconds)
     by_game = {

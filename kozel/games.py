@@ -1,5 +1,5 @@
 """The registry of every game, at the top of the engine: the twelve games played on a layout
-(:mod:`kozel.layouts`), Domino Poker (:mod:`kozel.poker`) and Trumps (:mod:`kozel.trumps`),
+(:mod:`kozel.layout.game`), Domino Poker (:mod:`kozel.poker`) and Trumps (:mod:`kozel.trumps`),
 each a :class:`kozel.engine.game.Game`; and what needs every game: a game by its id, any
 record replayed by the game it names, a records file checked line by line.
 
@@ -17,7 +17,7 @@ from kozel.core import InvalidOption
 from kozel.engine.errors import RecordError, unknown_game
 from kozel.engine.game import Game, GameMatch
 from kozel.engine.record import TOURNAMENT_FORMAT, game_of
-from kozel.layouts import (
+from kozel.layout.game import (
     ALL_FIVES,
     ALL_THREES,
     BERGEN,
@@ -33,10 +33,10 @@ from kozel.layouts import (
     THREES_FIVES,
     LayoutGame,
 )
-from kozel.match import Match
-from kozel.notation import replay
+from kozel.layout.match import Match
+from kozel.layout.notation import replay
+from kozel.layout.tournament import replay_tournament
 from kozel.poker.game import POKER
-from kozel.tournament import replay_tournament
 from kozel.trumps.game import TRUMPS
 
 __all__ = [
@@ -86,7 +86,7 @@ def get_layout_game(game_id: str) -> LayoutGame:
 
 def replay_layout(record: object) -> Match:
     """Re-run a record of a layout game, the one it names, through the rules
-    (:func:`kozel.notation.replay`); return the match, or raise ``RecordError`` (an unknown
+    (:func:`kozel.layout.notation.replay`); return the match, or raise ``RecordError`` (an unknown
     game's names every game, another kind of game's the layout games)."""
     return replay(record, get_layout_game)
 

@@ -3,7 +3,7 @@ decision with a choice (the move played, the expert's move, the expected loss an
 the decision could lose), the large mistakes marked, and an accuracy for the game.
 
 The review of each game is its own (:meth:`kozel.engine.game.Game.review`): in a layout game the
-expert's playouts (:mod:`kozel.bots.review`, at the budget given here), in Domino Poker the
+expert's playouts (:mod:`kozel.layout.review`, at the budget given here), in Domino Poker the
 poker expert's chips, in Trumps the trumps expert's points (its bids are not judged). Every
 decision is valued from the seat's own view at that moment (its hand, the public history):
 the hidden tiles are sampled consistently with what the seat knew, never read from the
@@ -66,16 +66,16 @@ def judge_seat(record: dict[str, Any], seat: int, worlds: int, playouts: int) ->
     "mistakes", "loss"}``. ``worlds`` and ``playouts``: the layout expert's budget for each
     decision. Raises ``kozel.engine.errors.RecordError`` if the record does not replay."""
     from kozel.games import ALL_GAMES
-    from kozel.layouts import LayoutGame
+    from kozel.layout.game import LayoutGame
 
     rules = ALL_GAMES[record["game"]]
     unit = "points"
     skipped = ""
     decisions: Iterable[Decision]
     if isinstance(rules, LayoutGame):
-        from kozel.bots.expert import Budget
-        from kozel.bots.kernel import supports
-        from kozel.bots.review import review
+        from kozel.layout.bots.expert import Budget
+        from kozel.layout.bots.kernel import supports
+        from kozel.layout.review import review
 
         if not supports(rules):
             return {

@@ -20,9 +20,9 @@ from kozel.games import (
     TELEPHONE,
     THREES_FIVES,
 )
-from kozel.match import Match
-from kozel.round import Round
-from kozel.rules import Ruleset
+from kozel.layout.match import Match
+from kozel.layout.round import Round
+from kozel.layout.rules import Ruleset
 
 OPTION_SETS: list[tuple[Ruleset, dict[str, object]]] = [
     (GOAT, {}),

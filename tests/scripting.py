@@ -29,9 +29,9 @@ from kozel.core import (
     Tile,
     parse_tile,
 )
-from kozel.match import Match
-from kozel.round import Deal, Round
-from kozel.scoring.goat import Account
+from kozel.layout.match import Match
+from kozel.layout.round import Deal, Round
+from kozel.layout.scoring.goat import Account
 
 
 def tiles(text: str) -> tuple[Tile, ...]:

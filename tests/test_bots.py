@@ -10,21 +10,21 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kozel.bots import Budget, ExpertBot, analyse, make_bot
-from kozel.bots.expert import LEVEL_BUDGETS
-from kozel.bots.greedy import GreedyBot
-from kozel.bots.kernel import supports
-from kozel.bots.sampling import Sampler, known_voids, lacked_values
 from kozel.cli import app
 from kozel.core import DRAW as DRAW_MOVE
 from kozel.core import FULL_MASK, Draw, InvalidOption, Play, parse_tile, pips_of
 from kozel.engine.options import Options
 from kozel.games import DRAW, replay_layout
-from kozel.match import Match, record_of
-from kozel.round import Round
-from kozel.rules import Ruleset
+from kozel.layout.bots import Budget, ExpertBot, analyse, make_bot
+from kozel.layout.bots.expert import LEVEL_BUDGETS
+from kozel.layout.bots.greedy import GreedyBot
+from kozel.layout.bots.kernel import supports
+from kozel.layout.bots.sampling import Sampler, known_voids, lacked_values
+from kozel.layout.match import Match, record_of
+from kozel.layout.round import Round
+from kozel.layout.rules import Ruleset
+from kozel.layout.views import view_for
 from kozel.simulate import play_match, simulate
-from kozel.views import view_for
 from tests.randomplay import DURING_MATRIX, MATRIX, option_sets, play_random
 
 QUICK = Budget(worlds=6, playouts=4)

@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kozel.bots import make_bot
-from kozel.bots.inference import past_decisions
-from kozel.bots.sampling import Sampler, lacked_values
 from kozel.core import FULL_MASK, KNOCK, IllegalMove, InvalidOption, Play, pips_of
 from kozel.engine.errors import RecordError
 from kozel.games import BYKOVO, GOAT, get_game, replay_layout
-from kozel.match import Match, record_of
-from kozel.round import Deal
+from kozel.layout.bots import make_bot
+from kozel.layout.bots.inference import past_decisions
+from kozel.layout.bots.sampling import Sampler, lacked_values
+from kozel.layout.match import Match, record_of
+from kozel.layout.round import Deal
 from tests.scripting import make_deal, run, tiles
 
 SEATS = ["masha", "alex", "olya", "serg"]
@@ -439,8 +439,8 @@ def test_the_kernel_plays_bykovo_as_the_engine(
 def test_the_expert_searches_bykovo_with_the_kernel() -> None:
     """The expert's playouts know the circle: with the circle left to play, it still ranks
     every legal move, the pass included."""
-    from kozel.bots import Budget, ExpertBot
-    from kozel.bots.kernel import circle_of, supports
+    from kozel.layout.bots import Budget, ExpertBot
+    from kozel.layout.bots.kernel import circle_of, supports
 
     assert supports(BYKOVO)
     match = bykovo(TWO_OUT_HANDS)

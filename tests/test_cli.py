@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kozel.bots.kernel import supports
 from kozel.cli import app
 from kozel.games import ALL_GAMES, GAMES
+from kozel.layout.bots.kernel import supports
 
 runner = CliRunner()
 

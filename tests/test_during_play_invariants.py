@@ -36,10 +36,10 @@ from kozel.core import (
 )
 from kozel.engine.record import dumps
 from kozel.games import GAMES, replay_layout
-from kozel.match import Match, record_of
-from kozel.round import Round
-from kozel.rules import Ruleset
-from kozel.scoring.base import round_half_away
+from kozel.layout.match import Match, record_of
+from kozel.layout.round import Round
+from kozel.layout.rules import Ruleset
+from kozel.layout.scoring.base import round_half_away
 from tests.randomplay import DURING_MATRIX, play_random
 
 GAMES_PER_SET = 25

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kozel.core import Play, parse_tile
-from kozel.scoring.ends import end_sum
+from kozel.layout.scoring.ends import end_sum
 
 
 def plays(script: str) -> list[Play]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 
-from kozel.bots import make_bot
-from kozel.bots.inference import past_decisions
-from kozel.bots.kernel import GREEDY, _kernel, pack_model, pack_round
-from kozel.match import Match
-from kozel.views import view_for
+from kozel.layout.bots import make_bot
+from kozel.layout.bots.inference import past_decisions
+from kozel.layout.bots.kernel import GREEDY, _kernel, pack_model, pack_round
+from kozel.layout.match import Match
+from kozel.layout.views import view_for
 from tests.randomplay import option_sets
 
 

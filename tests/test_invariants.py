@@ -21,8 +21,8 @@ from kozel.core import (
 )
 from kozel.engine.record import dumps
 from kozel.games import replay_layout
-from kozel.match import Match, record_of
-from kozel.round import Round
+from kozel.layout.match import Match, record_of
+from kozel.layout.round import Round
 from tests.randomplay import CORRECTED_SETS, OPTION_SETS, option_sets, play_random
 
 GAMES_PER_SET = 400  # 12 option sets: 4,800 games

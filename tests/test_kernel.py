@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from kozel.bots.greedy import GreedyBot
-from kozel.bots.kernel import (
+from kozel.games import BYKOVO, DRAW
+from kozel.layout.bots.greedy import GreedyBot
+from kozel.layout.bots.kernel import (
     GREEDY,
     KernelUnsupported,
     SplitMix,
@@ -20,12 +21,11 @@ from kozel.bots.kernel import (
     supports,
     to_kernel,
 )
-from kozel.bots.sampling import lacked_values
-from kozel.games import BYKOVO, DRAW
-from kozel.match import Match
-from kozel.scoring.base import Scoring
-from kozel.scoring.goat import Account
-from kozel.views import view_for
+from kozel.layout.bots.sampling import lacked_values
+from kozel.layout.match import Match
+from kozel.layout.scoring.base import Scoring
+from kozel.layout.scoring.goat import Account
+from kozel.layout.views import view_for
 from tests.randomplay import CORRECTED_SETS, MATRIX, OPTION_SETS, option_sets
 
 ROUNDS_PER_SET = 300

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kozel.bots.expert import points_so_far
-from kozel.bots.greedy import GreedyBot
-from kozel.bots.inference import past_decisions
-from kozel.bots.kernel import (
+from kozel.games import ALL_FIVES, BERGEN, GAMES, THREES_FIVES
+from kozel.layout.bots.expert import points_so_far
+from kozel.layout.bots.greedy import GreedyBot
+from kozel.layout.bots.inference import past_decisions
+from kozel.layout.bots.kernel import (
     GREEDY,
     KernelUnsupported,
     SplitMix,
@@ -29,12 +30,11 @@ from kozel.bots.kernel import (
     supports,
     to_kernel,
 )
-from kozel.bots.sampling import lacked_values
-from kozel.games import ALL_FIVES, BERGEN, GAMES, THREES_FIVES
-from kozel.match import Match
-from kozel.rules import Ruleset
-from kozel.scoring.end_count import AllFivesScoring
-from kozel.views import view_for
+from kozel.layout.bots.sampling import lacked_values
+from kozel.layout.match import Match
+from kozel.layout.rules import Ruleset
+from kozel.layout.scoring.end_count import AllFivesScoring
+from kozel.layout.views import view_for
 from tests.randomplay import DURING_MATRIX, DURING_PLAY_GAMES
 
 PENALTY = 150.0

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from kozel.bots.kernel import _kernel, pack_round, pack_scoring, to_kernel
 from kozel.games import BLOCK, DONKEY, DRAW, GOAT, SEA_GOAT
-from kozel.match import Match
-from kozel.rules import Ruleset
+from kozel.layout.bots.kernel import _kernel, pack_round, pack_scoring, to_kernel
+from kozel.layout.match import Match
+from kozel.layout.rules import Ruleset
 from tests.test_kernel import PENALTY, python_cost
 
 POSITIONS: list[tuple[Ruleset, dict[str, object], float]] = [

@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from kozel.bots import CLUB_LEVELS, FORMER, LEVELS, make_bot
-from kozel.bots.beginner import BeginnerBot, weight
 from kozel.core import Draw, Knock, Play, PlayDoubles
 from kozel.games import ALL_GAMES, GOAT, replay_layout
 from kozel.judgement import accuracy, is_mistake, judge_seat
-from kozel.match import Match, record_of
-from kozel.rules import Ruleset
+from kozel.layout.bots import CLUB_LEVELS, FORMER, LEVELS, make_bot
+from kozel.layout.bots.beginner import BeginnerBot, weight
+from kozel.layout.match import Match, record_of
+from kozel.layout.rules import Ruleset
+from kozel.layout.views import view_for
 from kozel.simulate import play_match
-from kozel.views import view_for
 from tests.randomplay import DURING_MATRIX, MATRIX, play_random
 
 SETS = [(rules, rules.options(raw)) for rules, raw in [*MATRIX, *DURING_MATRIX]]
@@ -143,8 +143,8 @@ def test_the_judgement_values_each_decision_from_the_seats_own_view(
 ) -> None:
     """Every view the expert is handed while judging a seat is that seat's own view at the
     decision (its hand, never another's): the record's other hands never reach it."""
-    from kozel.bots.expert import ExpertBot
     from kozel.core import TILE_NAMES
+    from kozel.layout.bots.expert import ExpertBot
     from kozel.poker.bots import ExpertPokerBot
     from kozel.trumps.bots import ExpertTrumpsBot
 

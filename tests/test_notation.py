@@ -12,7 +12,7 @@ import pytest
 from kozel.engine.errors import RecordError
 from kozel.engine.record import FORMAT, dumps
 from kozel.games import DONKEY, GOAT, check_lines, replay_layout
-from kozel.match import record_of
+from kozel.layout.match import record_of
 from tests.randomplay import play_random
 
 Record = dict[str, Any]
@@ -184,7 +184,7 @@ def test_a_timeout_round_ends_the_game_unscored() -> None:
     opts = GOAT.options({"players": 3})
     match = play_random(GOAT, opts, 8)
     # play the same game again but stop in round 2 with the seat to move timing out
-    from kozel.match import Match
+    from kozel.layout.match import Match
 
     again = Match(GOAT, opts, 8)
     for result in match.results[:1]:

@@ -20,9 +20,9 @@ from kozel.games import ALL_GAMES, get_game, replay_game
 from kozel.poker.bots import expected_after_draw, hand_strength, make_poker_bot
 from kozel.poker.game import POKER
 from kozel.poker.hand import PokerHand
-from kozel.poker.hands import CATEGORIES, POKER_TILES, all_hands, category, compare, strength
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import CHECK, FOLD, Bet, Call, Discard, Raise, move_from_dict
+from kozel.poker.ranking import CATEGORIES, POKER_TILES, all_hands, category, compare, strength
 from kozel.poker.views import poker_view
 from kozel.simulate import play_match
 

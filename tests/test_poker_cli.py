@@ -15,9 +15,9 @@ from kozel.core import TILE_NAMES, parse_tile
 from kozel.games import get_game
 from kozel.hands.terminal import NEXT_HAND_PROMPT
 from kozel.poker.game import POKER
-from kozel.poker.hands import POKER_TILES
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, Raise
+from kozel.poker.ranking import POKER_TILES
 from kozel.poker.terminal import BET_PROMPT, DRAW_PROMPT, PokerTerminal
 from kozel.poker.views import poker_view
 

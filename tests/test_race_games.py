@@ -19,10 +19,10 @@ from kozel.core import DRAW, KNOCK, IllegalMove, InvalidOption, Play, PlayDouble
 from kozel.engine.errors import RecordError
 from kozel.engine.record import dumps
 from kozel.games import BLOCK, CLASSIC, GAMES, SEA_GOAT, get_game, replay_layout
-from kozel.match import Match, record_of
-from kozel.round import HUNDRED, Deal
-from kozel.rules import Ruleset
-from kozel.scoring.race import RaceScoring, race_rating
+from kozel.layout.match import Match, record_of
+from kozel.layout.round import HUNDRED, Deal
+from kozel.layout.rules import Ruleset
+from kozel.layout.scoring.race import RaceScoring, race_rating
 from tests.scripting import legal, move, t, tiles
 
 DRAW_RULES = GAMES["draw"]
@@ -896,7 +896,7 @@ def test_fish_winner_in_team_play_equal_counts_fisherman_first() -> None:
 
     class Previous:
         def __init__(self, kind: str, seat: int, counts: list[int]) -> None:
-            from kozel.round import RoundEnd
+            from kozel.layout.round import RoundEnd
 
             self.end = RoundEnd(kind, seat)  # type: ignore[arg-type]
             self.counts = counts
@@ -1686,7 +1686,7 @@ def test_options_of_another_game_are_refused(game: str, option: str, value: obje
 def test_kernel_costs_the_scripted_hands_as_the_rules_do(name: str, index: int) -> None:
     """The compiled playout kernel, made to lay each scripted hand's last tile, ends the hand
     and costs it for every unit as the Python rules do (including Sea Goat's instant ends)."""
-    from kozel.bots.kernel import SplitMix
+    from kozel.layout.bots.kernel import SplitMix
     from tests.test_kernel import compare_from
 
     rules, raw, game = SCRIPTED_BY_NAME[name]

@@ -9,10 +9,10 @@ import random
 
 from kozel.core import Play, PlayDoubles
 from kozel.games import get_layout_game
-from kozel.history import plays_of
-from kozel.match import Match
-from kozel.round import Round
-from kozel.views import view_for, view_from_dict
+from kozel.layout.history import plays_of
+from kozel.layout.match import Match
+from kozel.layout.round import Round
+from kozel.layout.views import view_for, view_from_dict
 from tests.randomplay import DURING_MATRIX, option_sets, play_random
 from tests.test_views import TILE_TEXT, visible_tiles
 

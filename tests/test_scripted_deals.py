@@ -1,5 +1,5 @@
 """Scripted deals played through real rounds with exact expected sheets, and chains of rounds
-scored through the pure :func:`kozel.match.settle`. Each test names the rule it proves."""
+scored through the pure :func:`kozel.layout.match.settle`. Each test names the rule it proves."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from kozel.core import DRAW, IllegalMove, Play
 from kozel.engine.options import Options
 from kozel.games import DONKEY, GOAT, replay_layout
-from kozel.match import Match, record_of
-from kozel.scoring.goat import settle
+from kozel.layout.match import Match, record_of
+from kozel.layout.scoring.goat import settle
 from tests.scripting import (
     CLOSED_HANDS,
     CLOSED_SCRIPT,

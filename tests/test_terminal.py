@@ -22,8 +22,8 @@ from kozel.core import (
     tiles_of,
 )
 from kozel.games import get_game
-from kozel.match import Match
-from kozel.terminal import (
+from kozel.layout.match import Match
+from kozel.layout.terminal import (
     MOVE_PROMPT,
     NEXT_ROUND_PROMPT,
     TerminalGame,
@@ -32,7 +32,7 @@ from kozel.terminal import (
     parse_entries,
     play_in_terminal,
 )
-from kozel.views import view_for
+from kozel.layout.views import view_for
 
 runner = CliRunner()
 TILE_IN_TEXT = re.compile(r"(?<![\d-])([0-6])-([0-6])(?![\d-])")

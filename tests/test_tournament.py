@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from kozel.bots import make_bot
 from kozel.engine.errors import RecordError
 from kozel.engine.record import dumps
 from kozel.games import check_lines
-from kozel.tournament import (
+from kozel.layout.bots import make_bot
+from kozel.layout.tournament import (
     LIMITS,
     Tournament,
     TournamentError,

@@ -15,19 +15,19 @@ import pytest
 from kozel.core import HIGH, LOW, OTHER_HALF, TILE_NAMES, Tile, parse_tile
 from kozel.engine.options import Options
 from kozel.games import GAMES, get_layout_game
-from kozel.history import plays_of
-from kozel.match import Match
+from kozel.layout.history import plays_of
+from kozel.layout.match import Match
+from kozel.layout.rules import Ruleset
+from kozel.layout.views import view_for, view_from_dict
 from kozel.poker.game import POKER
 from kozel.poker.hand import PokerHand
-from kozel.poker.hands import POKER_TILES
 from kozel.poker.match import PokerMatch
 from kozel.poker.moves import CHECK, FOLD, Bet, Call, Discard, PokerMove, Raise
+from kozel.poker.ranking import POKER_TILES
 from kozel.poker.views import poker_view, poker_view_from_dict
-from kozel.rules import Ruleset
 from kozel.trumps.game import TRUMPS
 from kozel.trumps.match import TrumpsMatch
 from kozel.trumps.views import trumps_view, trumps_view_from_dict
-from kozel.views import view_for, view_from_dict
 from tests.randomplay import option_matrix
 
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from kozel.core import TILE_NAMES, parse_tile, tiles_of
 from kozel.games import ALL_FIVES, BYKOVO, CLASSIC, DRAW, GOAT, get_layout_game
-from kozel.match import Match
-from kozel.round import Deal, Round
-from kozel.views import (
+from kozel.layout.match import Match
+from kozel.layout.round import Deal, Round
+from kozel.layout.views import (
     LEAD_REASONS,
     SeatView,
     first_lead_order,

@@ -4,7 +4,8 @@ The command line, simulations, records, the terminal, the server and the bots re
 through these two interfaces: a :class:`Game` (its id, its options, a new match) and the
 :class:`GameMatch` it starts (legal moves, moves, a timeout, copies, one seat's view, the
 public summaries of finished rounds, the record, the result). The layout games
-(:class:`kozel.layouts.LayoutGame` and :class:`kozel.match.Match`) are one implementation;
+(:class:`kozel.layout.game.LayoutGame` and :class:`kozel.layout.match.Match`) are one
+implementation;
 the games played in hands (Domino Poker, :mod:`kozel.poker`; Trumps, :mod:`kozel.trumps`)
 implement the same protocol on the base of :mod:`kozel.hands` with their own state, moves,
 views and bots. This module imports no game. Callers treat moves as opaque values: they come from
@@ -37,8 +38,8 @@ GameMove = Any
 
 
 class GameView(Protocol):
-    """What every game's view of one seat offers (layout games: :class:`kozel.views.SeatView`;
-    Poker: :class:`kozel.poker.views.PokerView`)."""
+    """What every game's view of one seat offers (layout games:
+    :class:`kozel.layout.views.SeatView`; Poker: :class:`kozel.poker.views.PokerView`)."""
 
     @property
     def seat(self) -> int | None:

@@ -1,6 +1,6 @@
 """The frame of a ``kozel-record/1`` record (docs/record.md), alike for every game: the format,
 the game, its options, the seats, the seed, the rounds and the result. Each game writes and
-replays what is inside its rounds itself (the layout games: :mod:`kozel.notation`)."""
+replays what is inside its rounds itself (the layout games: :mod:`kozel.layout.notation`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from kozel.engine.result import MatchResult
 
 FORMAT = "kozel-record/1"
 TOURNAMENT_FORMAT = "kozel-tournament/1"
-"""A micro-tournament's record (:mod:`kozel.tournament`): a file line may hold one."""
+"""A micro-tournament's record (:mod:`kozel.layout.tournament`): a file line may hold one."""
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from kozel.engine.game import GameMatch, Review
 from kozel.engine.options import DeclaredOptions, Options, OptionSpec, OptionValue
-from kozel.engine.review import Analyst, RecordReview
+from kozel.engine.record_review import Analyst, RecordReview
 from kozel.hands.match import BeforeMove, HandsMatch
 from kozel.hands.record import replay_hands
 

@@ -19,8 +19,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from kozel.core import PIPS, InvalidOption, Tile
-from kozel.poker.hands import HAND_SIZE, POKER_TILES, all_hands, strength
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, PokerMove, Raise
+from kozel.poker.ranking import HAND_SIZE, POKER_TILES, all_hands, strength
 from kozel.poker.views import PokerView
 
 

@@ -24,8 +24,8 @@ from itertools import combinations
 from typing import Any
 
 from kozel.core import TILE_NAMES, IllegalMove, Tile
-from kozel.poker.hands import CATEGORIES, HAND_SIZE, POKER_TILES, strength
 from kozel.poker.moves import CHECK, FOLD, Bet, Call, Check, Discard, Fold, PokerMove, Raise
+from kozel.poker.ranking import CATEGORIES, HAND_SIZE, POKER_TILES, strength
 
 MAX_RAISES = 3
 """Fixed limit: raises allowed in one betting round after its bet."""

@@ -17,9 +17,9 @@ from kozel.engine.record import same
 from kozel.engine.result import MatchResult
 from kozel.hands.match import HandsMatch
 from kozel.poker.hand import PokerHand
-from kozel.poker.hands import HAND_SIZE, POKER_TILES
 from kozel.poker.moves import PokerMove, move_from_dict, move_to_dict
 from kozel.poker.options import POKER_RULES, PokerOptions
+from kozel.poker.ranking import HAND_SIZE, POKER_TILES
 from kozel.poker.views import PokerView, poker_view
 
 WINNER_RATING = 5

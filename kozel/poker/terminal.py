@@ -15,9 +15,9 @@ from kozel.core import parse_tile
 from kozel.engine.game import GameMatch
 from kozel.engine.result import MatchResult
 from kozel.hands.terminal import HandsTerminal, tiles_text
-from kozel.poker.hands import CATEGORIES, strength
 from kozel.poker.match import PokerMatch
 from kozel.poker.moves import Bet, Call, Check, Discard, Fold, PokerMove, Raise
+from kozel.poker.ranking import CATEGORIES, strength
 from kozel.poker.views import PokerView, poker_view
 
 BET_PROMPT = "check, bet, call, raise or fold? "

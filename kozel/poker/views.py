@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from kozel.core import TILE_NAMES, Tile, parse_tile
 from kozel.hands.views import HandViewFields, head_from_dict, view_head
 from kozel.poker.hand import PokerHand, Pot
-from kozel.poker.hands import CATEGORIES, HAND_SIZE, strength
 from kozel.poker.moves import Bet, PokerMove, Raise, move_from_dict, move_to_dict
 from kozel.poker.options import POKER_RULES, PokerOptions
+from kozel.poker.ranking import CATEGORIES, HAND_SIZE, strength
 
 if TYPE_CHECKING:
     from kozel.poker.match import PokerMatch

@@ -91,7 +91,7 @@ class GameRequest(Base):
 class TournamentRow(Base):
     """A micro-tournament in the club (docs/rules.md#tournament). Its state is not stored as
     such: it is derived from ``entrants`` and ``seed`` and its finished games' records, in order
-    (:mod:`kozel.server.tourney`)."""
+    (:mod:`kozel.server.series`)."""
 
     __tablename__ = "tournaments"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

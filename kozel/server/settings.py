@@ -104,7 +104,7 @@ class Settings:
     analysis_worlds: int = 200
     analysis_playouts: int = 48
     """The expert's budget for each decision it judges in a layout game's review (worlds
-    sampled, playouts per move in each): :data:`kozel.bots.review.REVIEW_BUDGET`."""
+    sampled, playouts per move in each): :data:`kozel.layout.review.REVIEW_BUDGET`."""
     analysis_nice: int = 19
     """The nice value of the process that judges finished games (:mod:`analysis`)."""
     analysis_queue: int = 200

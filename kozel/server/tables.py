@@ -3,7 +3,7 @@
 A table takes commands from a queue, one at a time: it checks the seat, the turn and the
 client's version, checks the move with the engine, **persists the event** (a deal, a move or
 a timeout) and only then applies it and publishes a versioned message to each seat's channel,
-every seat getting only its own :func:`~kozel.views.view_for`. Computer players submit moves
+every seat getting only its own :func:`~kozel.layout.views.view_for`. Computer players submit moves
 through the same queue. A table is rebuilt after a restart, or by the process that takes it
 over, by replaying its stored events.
 
@@ -225,7 +225,7 @@ class Table:
         """The takeovers so far, as the record lists them (``replaced``)."""
         self._presence_timer: asyncio.TimerHandle | None = None
         self.tournament_id = row.tournament_id
-        """The micro-tournament this game is one of (:mod:`kozel.server.tourney`)."""
+        """The micro-tournament this game is one of (:mod:`kozel.server.series`)."""
         self.on_tournament: Callable[[AsyncConnection, int], Awaitable[int | None]] | None = None
         """Runs in the transaction that ends a tournament's game: seats the next game (its id)
         or ends the tournament (``None``)."""

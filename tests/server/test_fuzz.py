@@ -31,7 +31,7 @@ from websockets.sync.client import ClientConnection
 
 from kozel.core import IllegalMove
 from kozel.engine.errors import RecordError
-from kozel.notation import parse_move
+from kozel.layout.notation import parse_move
 from kozel.server.app import create_app
 from kozel.server.settings import Settings
 from tests.server.client import Player, receive

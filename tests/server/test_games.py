@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from kozel.games import get_game, replay_layout
-from kozel.rules import Ruleset
+from kozel.layout.rules import Ruleset
+from kozel.layout.views import view_for
 from kozel.server.offer import CLUB_GAMES
-from kozel.views import view_for
 from tests.server.client import Player, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 

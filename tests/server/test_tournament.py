@@ -14,9 +14,9 @@ import httpx
 from typer.testing import CliRunner
 
 from kozel.cli import app as cli
+from kozel.layout.tournament import replay_tournament
 from kozel.server.club import Club
 from kozel.server.settings import Settings
-from kozel.tournament import replay_tournament
 from tests.server.client import Player, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer, seeded
 

@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from kozel.scoring.goat import Account
+from kozel.layout.scoring.goat import Account
 
 STEPS = (
     "button.arm",

@@ -12,8 +12,8 @@ from typing import Any
 from playwright.sync_api import Page
 
 from kozel.games import DONKEY, GOAT
-from kozel.match import Match
-from kozel.scoring.goat import Account
+from kozel.layout.match import Match
+from kozel.layout.scoring.goat import Account
 from tests.test_corrections import donkey_match_with_a_closing_round, sea_goat_round
 from tests.web.conftest import DESKTOP, PHONE, Contexts
 from tests.web.test_i18n import strings

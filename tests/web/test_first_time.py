@@ -17,9 +17,9 @@ from playwright.sync_api import Page
 
 from kozel.core import TILE_NAMES
 from kozel.games import ALL_FIVES, BYKOVO, GOAT, SEA_GOAT
-from kozel.match import Match
-from kozel.rules import Ruleset
-from kozel.views import view_for
+from kozel.layout.match import Match
+from kozel.layout.rules import Ruleset
+from kozel.layout.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import DESKTOP, PHONE, Contexts
 

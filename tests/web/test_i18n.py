@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from kozel.games import ALL_GAMES
+from kozel.layout.views import LEAD_REASONS
 from kozel.server.offer import DRAWN_TABLES
-from kozel.views import LEAD_REASONS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "kozel"
 WEB = PACKAGE / "web"

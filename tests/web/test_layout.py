@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from kozel.games import DONKEY, GOAT
-from kozel.match import Match
-from kozel.round import Round
-from kozel.views import view_for
+from kozel.layout.match import Match
+from kozel.layout.round import Round
+from kozel.layout.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import DESKTOP, PHONE, Contexts
 

@@ -12,9 +12,9 @@ from playwright.sync_api import Page
 
 from kozel.core import Play
 from kozel.games import DONKEY
-from kozel.match import Match
-from kozel.round import Round
-from kozel.views import view_for
+from kozel.layout.match import Match
+from kozel.layout.round import Round
+from kozel.layout.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import PHONE, Contexts
 

@@ -21,9 +21,9 @@ from playwright.sync_api import Page, expect
 
 from kozel.core import parse_tile
 from kozel.games import get_game
-from kozel.poker.hands import POKER_TILES
 from kozel.poker.match import PokerMatch, PokerOptions
 from kozel.poker.moves import Bet, Call, Discard
+from kozel.poker.ranking import POKER_TILES
 from tests.server.conftest import RunningServer
 from tests.web.conftest import PHONE, Contexts, running_club
 from tests.web.play import game_over, my_turn, until

@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import Page
 
 from kozel.games import DONKEY, GOAT
-from kozel.match import Match
-from kozel.round import Round
-from kozel.rules import Ruleset
-from kozel.views import view_for
+from kozel.layout.match import Match
+from kozel.layout.round import Round
+from kozel.layout.rules import Ruleset
+from kozel.layout.views import view_for
 from tests.randomplay import play_random
 from tests.web.conftest import DESKTOP, PHONE, Contexts
 from tests.web.test_browser import seat_name

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Page, expect
 
-from kozel.tournament import replay_tournament
+from kozel.layout.tournament import replay_tournament
 from tests.web.conftest import Contexts
 from tests.web.play import game_over, play_to_end, until
 

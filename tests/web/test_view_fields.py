@@ -11,9 +11,9 @@ from typing import Any
 
 from kozel.core import TILE_NAMES
 from kozel.games import ALL_GAMES, GAMES
-from kozel.history import plays_of
-from kozel.match import Match
-from kozel.views import view_for
+from kozel.layout.history import plays_of
+from kozel.layout.match import Match
+from kozel.layout.views import view_for
 from tests.randomplay import option_matrix
 from tests.web.conftest import Contexts
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kozel.bots import LEVELS
 from kozel.core import InvalidOption
 from kozel.games import get_game
-from kozel.server import tourney
+from kozel.layout.bots import LEVELS
+from kozel.server import series
 from kozel.server.errors import ClubError
 from kozel.server.offer import club_game
 from kozel.server.settings import Settings
@@ -55,14 +55,14 @@ def validate(
 def validate_tournament(
     settings: Settings, field: int, seconds: int, bots: dict[int, str], rated: bool
 ) -> tuple[dict[str, Any], int]:
-    low, high = tourney.FIELD
+    low, high = series.FIELD
     if not low <= field <= high:
         raise ClubError(
             422, "field", f"a micro-tournament has {low} to {high} players", low=low, high=high
         )
     """A tournament request's full options (its game's defaults) and its field."""
-    rules = get_game(tourney.GAME)
-    validate(settings, tourney.GAME, {}, seconds, {}, False)
+    rules = get_game(series.GAME)
+    validate(settings, series.GAME, {}, seconds, {}, False)
     for seat, level in bots.items():
         check_level(level)
         if not 0 <= seat < field:

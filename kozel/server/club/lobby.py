@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from kozel.server import auth, seating, tourney
+from kozel.server import auth, seating, series
 from kozel.server.db import ClubState, Game, GamePlayer, GameRequest, User
 from kozel.server.errors import ClubError
 
@@ -216,7 +216,7 @@ class Lobby:
         join it like a game request, computer players may fill its free seats, and it starts
         when full."""
         self._count_new_table(client)
-        return await self._create_request(user, tourney.GAME, {}, seconds, rated, bots, field)
+        return await self._create_request(user, series.GAME, {}, seconds, rated, bots, field)
 
     async def join(self, user: User, request_id: int, seat: int | None = None) -> dict[str, Any]:
         """Take a seat of a listed request: ``seat``, or the one kept for you, or the first

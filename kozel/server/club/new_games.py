@@ -1,6 +1,6 @@
 """New live games: a new game's stored row (:meth:`NewGames.new_game`: a request's, a
 tournament's first, a rematch's, a game of computer players; a tournament's later games are
-inserted in the transaction that ends the one before, :func:`kozel.server.tourney.game_over`),
+inserted in the transaction that ends the one before, :func:`kozel.server.series.game_over`),
 a rematch of a finished table, and a game of computer players only."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from kozel.core import InvalidOption
-from kozel.server import tourney
+from kozel.server import series
 from kozel.server.db import Game, GamePlayer
 from kozel.server.errors import ClubError
 from kozel.server.offer import club_game
@@ -42,7 +42,7 @@ class NewGames:
         await session.flush()
         if self.services.settings.seed is not None:
             row.server_seed = seeded_server_seed(self.services.settings.seed, row.id)
-        people = tourney.people_of(row.seats)
+        people = series.people_of(row.seats)
         session.add_all(GamePlayer(game_id=row.id, user_id=user) for user in people)
         return row
 

@@ -1,5 +1,5 @@
 """Bykovo micro-tournaments: starting one from a full request, seating each next game when
-a game ends (:mod:`kozel.server.tourney` holds the rules of it), resuming one whose step failed,
+a game ends (:mod:`kozel.server.series` holds the rules of it), resuming one whose step failed,
 and its state and record for its page."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from kozel.server import tourney
+from kozel.server import series
 from kozel.server.cluster import Claimable
 from kozel.server.db import Game, GameRequest, TournamentRow, User
 from kozel.server.errors import ClubError
@@ -40,7 +40,7 @@ class Tournaments:
         """A full tournament request becomes a tournament and its first game (rated only
         between people: computer players make it unrated, as they do a game)."""
         rated = request.rated and all("user" in seat for seat in request.seats)
-        entrants = tourney.entrants_of(request.seats)
+        entrants = series.entrants_of(request.seats)
         people = [e["user"] for e in entrants if "user" in e]
         ratings = {}
         if people:
@@ -50,18 +50,18 @@ class Tournaments:
             if "user" in entrant:
                 entrant["rating"] = ratings.get(entrant["user"], 0)
         row = TournamentRow(
-            game=tourney.GAME,
+            game=series.GAME,
             entrants=entrants,
             seconds_per_move=request.seconds_per_move,
             rated=rated,
-            seed=tourney.new_seed(),
+            seed=series.new_seed(),
             status="playing",
         )
         session.add(row)
         await session.flush()
         if self.services.settings.seed is not None:  # a seeded club (tests): its lots too
             row.seed = seeded_number(self.services.settings.seed, "tournament", row.id)
-        values = tourney.game_values(row, tourney.fresh(row).seating(), self.node)
+        values = series.game_values(row, series.fresh(row).seating(), self.node)
         game = await self.new_games.new_game(session, **values)
         request.rated = rated
         request.status = "started"
@@ -75,7 +75,7 @@ class Tournaments:
             self.services.settings, len(levels), seconds, dict(enumerate(levels)), False
         )
         request = GameRequest(
-            game=tourney.GAME,
+            game=series.GAME,
             options={},
             seconds_per_move=seconds,
             rated=False,
@@ -90,7 +90,7 @@ class Tournaments:
         return request.tournament_id
 
     async def game_over(self, connection: AsyncConnection, tournament_id: int) -> int | None:
-        return await tourney.game_over(
+        return await series.game_over(
             connection, tournament_id, self.node, seed=self.services.settings.seed
         )
 
@@ -111,7 +111,7 @@ class Tournaments:
         for tournament_id in stalled:
             try:
                 async with self.services.engine.begin() as connection:
-                    await tourney.game_over(
+                    await series.game_over(
                         connection,
                         tournament_id,
                         self.node,
@@ -144,12 +144,12 @@ class Tournaments:
     async def _publish(self, tournament_id: int) -> None:
         try:
             state = await self.state(tournament_id)
-            await self.services.pubsub.publish(tourney.channel(tournament_id), json.dumps(state))
+            await self.services.pubsub.publish(series.channel(tournament_id), json.dumps(state))
         except Exception:  # the page catches up when it reconnects
             log.exception("tournament %s: publishing its standings failed", tournament_id)
 
     async def state(self, tournament_id: int) -> dict[str, Any]:
-        """A tournament's state for its page (:func:`tourney.state_json`)."""
+        """A tournament's state for its page (:func:`series.state_json`)."""
         async with self.sessions() as session:
             row = await session.get(TournamentRow, tournament_id)
             if row is None:
@@ -159,7 +159,7 @@ class Tournaments:
                     select(Game).where(Game.tournament_id == tournament_id).order_by(Game.id)
                 )
             )
-        return await asyncio.to_thread(tourney.state_json, row, games)
+        return await asyncio.to_thread(series.state_json, row, games)
 
     async def record(self, tournament_id: int) -> dict[str, Any]:
         async with self.sessions() as session:

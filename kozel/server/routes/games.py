@@ -11,9 +11,9 @@ from fastapi import APIRouter
 from kozel.server.chat import game_room
 from kozel.server.club import game_json
 from kozel.server.db import Game
+from kozel.server.describe import positions
 from kozel.server.errors import ClubError
 from kozel.server.offer import CLUB_GAMES
-from kozel.server.review import positions
 from kozel.server.routes.common import Clubbed, Id
 from kozel.verify import verify
 

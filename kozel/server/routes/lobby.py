@@ -9,10 +9,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Body as BodyParam
 from pydantic import Field, StrictBool, StrictInt
 
-from kozel.server import tourney
+from kozel.server import series
 from kozel.server.chat import LOBBY_ROOM
+from kozel.server.describe import game_info
 from kozel.server.offer import CLUB_GAMES
-from kozel.server.review import game_info
 from kozel.server.routes.common import (
     Body,
     Changing,
@@ -83,7 +83,7 @@ async def rules() -> list[dict[str, Any]]:
     (``line`` or ``cross``), its sheet, its options (default, allowed values, bounds, the
     bounds of a rated game, meaning) and presets; ``tournament``: the club runs its
     micro-tournaments (``POST /api/tournaments``)."""
-    return [{**game_info(g), "tournament": g.id == tourney.GAME} for g in CLUB_GAMES.values()]
+    return [{**game_info(g), "tournament": g.id == series.GAME} for g in CLUB_GAMES.values()]
 
 
 @router.get("/api/requests")

@@ -18,7 +18,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from kozel import patch
-from kozel.server import auth, seating, tourney
+from kozel.server import auth, seating, series
 from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club
 from kozel.server.db import User
@@ -230,7 +230,7 @@ async def tournament_feed(websocket: WebSocket, tournament_id: int) -> None:
     async def snapshot() -> str:
         return json.dumps(await club.tournaments.state(tournament_id))
 
-    await read_only(websocket, tourney.channel(tournament_id), snapshot)
+    await read_only(websocket, series.channel(tournament_id), snapshot)
 
 
 @router.websocket("/ws/invites/{code}")

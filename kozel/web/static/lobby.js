@@ -11,7 +11,7 @@ import { signInCard } from "./signin.js";
 import { liveGame } from "./live.js";
 import { LiveSocket } from "./socket.js";
 
-// the levels the club offers, weakest first (kozel.bots.CLUB_LEVELS); a stored game may name
+// the levels the club offers, weakest first (kozel.layout.bots.CLUB_LEVELS); a stored game may name
 // a former one (greedy: the amateur's old name), which i18n words as it reads now
 const LEVELS = ["beginner", "amateur", "strong", "expert"];
 const DEFAULT_LEVEL = "amateur";

@@ -16,7 +16,7 @@ import { gameName, optionsSummary } from "./options.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
 
-// the words of the categories the server names (kozel/poker/hands.py CATEGORIES)
+// the words of the categories the server names (kozel/poker/ranking.py CATEGORIES)
 const CATEGORY = {
   none: () => t("poker.category.none"),
   pair: () => t("poker.category.pair"),

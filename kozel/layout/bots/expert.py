@@ -1,0 +1,332 @@
+"""``expert``: determinized search with the compiled playout kernel.
+
+For a decision it samples many worlds consistent with what the seat has seen
+(:mod:`kozel.layout.bots.sampling`), keeps those that best explain the other seats' earlier plays
+if they play like the greedy bot (:mod:`kozel.layout.bots.inference`), and in each world plays
+every legal move followed by quick playouts to the end of the round (all moves meet the same
+playout randomness; the other seats play the greedy heuristic, ours it with some noise). A
+playout's cost is what the round charges under the game's own scoring (remembered points,
+the fish mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming the Goat,
+which is how the distance to the loss limit enters; in team play the unit is the team. In the
+games that score during play (the end-count games, Bergen) a playout costs minus the points
+each unit scores in it — the lays' points, ours and what the next players make of the ends we
+leave, and the hand's bonus — and nothing more for winning the game (a bonus for the win
+scored fewer points per hand on duplicate deals). The move with the lowest expected cost, own
+cost less a share of the opponents', wins.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kozel.core import DOUBLES_MASK, FULL_MASK, Draw, Move, Play
+from kozel.layout.bots.greedy import GreedyBot
+from kozel.layout.bots.inference import past_decisions
+from kozel.layout.bots.kernel import (
+    GREEDY,
+    POINTS_MODES,
+    _kernel,
+    circle_of,
+    pack_model,
+    pack_scoring,
+    pack_state,
+    supports,
+    tips_of_history,
+    to_kernel,
+)
+from kozel.layout.bots.sampling import Sampler, World, lacked_values
+from kozel.layout.history import plays_of
+from kozel.layout.views import SeatView
+
+if TYPE_CHECKING:
+    from kozel._kernel import DecisionTuple, ModelTuple, ScoringTuple
+
+GOAT_PENALTY = 150.0
+"""The cost of becoming the Goat in this round."""
+WIN_DURING_PLAY = 0.0
+"""What winning the game in this round is worth beyond its points, in the games that score
+during play."""
+OPPONENT_WEIGHT = 0.35
+"""How much a point charged to an opponent is worth to us."""
+PLAYOUT_POLICY = (GREEDY, 8, GREEDY, 0)
+"""Kernel playout policies, each with its noise (one move in N at random; 0 for none): our
+seat plays the greedy bot's heuristic with one move in eight at random, the other seats play
+it exactly (a model of the opponents)."""
+CANDIDATES = 4
+"""Worlds sampled for each one kept: the kept ones are drawn by how well they explain the
+other seats' earlier plays (0 or 1: no inference)."""
+MODEL_NOISE = 0.1
+"""The chance the inference allows that a greedy seat did not play a greedy-best move."""
+GREEDY_PRIOR = 0.9
+"""The prior that another seat plays the greedy heuristic (else any legal move)."""
+TWO_UNIT_RACE_WEIGHT = 1.0
+"""The opponents' weight in the winner-scoring games (Draw, Block, Classic, Sea Goat) where
+two units play (partners, or two players): a point they score is a point we do not, and the
+hand is decided by the difference (team Block, on duplicate deals against the expert with
+0.35: +2.9 [+1.1, +4.6] points a player and round over 337 rounds, docs/bots.md)."""
+EXACT_FACTOR = 1.0
+"""Near a round's end each sampled world is searched exactly (:func:`kozel._kernel.exact`:
+every seat plays its best, not the greedy model) when that visits at most this many times
+the positions its playouts would (playouts x moves x tiles left); 0: never."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The expert's search settings (the module's constants by default); benchmarks compare
+    variants with it."""
+
+    opponent_weight: float = OPPONENT_WEIGHT
+    two_unit_race_weight: float | None = TWO_UNIT_RACE_WEIGHT
+    """The opponents' weight in the winner-scoring games where two units play; ``None``: the
+    same as :attr:`opponent_weight`."""
+    exact_factor: float = EXACT_FACTOR
+
+
+WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard the expert thinks: worlds sampled and playouts per move in each world, or a
+    time limit (then the count of worlds grows until the time is spent)."""
+
+    worlds: int = 200
+    playouts: int = 64
+    seconds: float | None = None
+
+
+LEVEL_BUDGETS = {
+    "expert": Budget(),
+}
+DURING_PLAY_BUDGET = Budget(worlds=WORLDS_DURING_PLAY, playouts=PLAYOUTS_DURING_PLAY)
+"""The plain expert's budget in the games that score during play: their rounds are longer
+(all 28 tiles dealt in Telephone, four arms) and every playout move weighs the points of each
+legal move, so fewer samples keep a decision as quick as Goat's."""
+
+
+class ExpertBot:
+    level = "expert"
+
+    def __init__(
+        self, seed: int | None = None, budget: Budget | None = None, tuning: Tuning | None = None
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget
+        """``None``: the plain expert's budget for the game (:data:`DURING_PLAY_BUDGET` in
+        the games that score during play)."""
+        self.tuning = tuning or Tuning()
+        self.exact_worlds = 0
+        """Worlds searched exactly so far (the others were played out)."""
+        self.worlds = 0
+        """Worlds evaluated so far."""
+
+    def choose(self, view: SeatView) -> Move:
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        return self.analyse(view)[0][0]
+
+    def analyse(self, view: SeatView) -> list[tuple[Move, float]]:
+        """Every legal move with its expected cost (lower is better), best first."""
+        moves = list(view.legal_moves)
+        if not moves:
+            return []
+        if not supports(view.rules):
+            return self._without_kernel(view)
+        assert view.seat is not None
+        me = view.seat
+        opts = view.opts
+        my_unit = opts.unit_of(me)
+        units = opts.units
+        kernel_moves = [to_kernel(m) for m in moves]
+        scoring = self._scoring(view)
+        spinner_rule = view.rules.has_spinner(opts)
+        tips, spinner_line = tips_of_history(view.history, spinner_rule)
+        drew = bool(view.history) and view.history[-1][0] == me
+        drew = drew and isinstance(view.history[-1][1], Draw)
+        sampler = Sampler(view, self.rng)
+        model = pack_model(view, *PLAYOUT_POLICY)
+        dead_doubles = DOUBLES_MASK if opts.ignores_doubles() else 0
+        ends = [-1, -1, -1, -1]
+        closed = [False] * 4
+        for arm in view.arms:
+            ends[arm.number] = arm.shows
+            closed[arm.number] = arm.closed
+        totals = [0.0] * len(moves)
+        worlds = 0
+        budget = self.budget or (
+            DURING_PLAY_BUDGET if view.rules.scoring in POINTS_MODES else LEVEL_BUDGETS["expert"]
+        )
+        deadline = time.perf_counter() + budget.seconds if budget.seconds else None
+        decisions = past_decisions(view) if CANDIDATES > 1 else []
+        circle = circle_of(view.history, view.leader, view.hand_sizes)
+        weight = self.tuning.opponent_weight
+        two_unit_race = units == 2 and view.rules.sheet_kind == "race"
+        two_unit_race = two_unit_race and view.rules.scoring not in POINTS_MODES
+        if two_unit_race and self.tuning.two_unit_race_weight is not None:
+            weight = self.tuning.two_unit_race_weight
+        tiles_left = sum(view.hand_sizes) + view.bazaar_left
+        node_limit = int(
+            self.tuning.exact_factor * budget.playouts * len(moves) * max(1, tiles_left)
+        )
+        exact = node_limit > 0
+        pending: list[World] = []
+        while True:
+            if not pending:
+                pending = self._worlds(view, sampler, model, decisions, 50)
+            world = pending.pop()
+            state = pack_state(
+                view.rules,
+                opts,
+                world.hands,
+                world.bazaar,
+                world.reserve | dead_doubles,
+                FULL_MASK if view.asking >= 0 else 0,  # asked: the leader may lead any tile
+                ends,
+                closed,
+                view.spinner,
+                view.first_tile,
+                view.table,
+                me,
+                view.first_tile,
+                -1,
+                False,
+                view.hundred,
+                drew,
+                tips,
+                spinner_line,
+                circle,
+                view.asking,
+            )
+            values = None
+            if exact:  # once a world's search is too big, the rest of the decision plays out
+                values, _ = _kernel.exact(state, scoring, kernel_moves, weight, node_limit)
+                exact = values is not None
+            if values is not None:
+                self.exact_worlds += 1
+                for i, value in enumerate(values):
+                    totals[i] += value * budget.playouts
+            else:
+                costs = _kernel.evaluate(
+                    state,
+                    scoring,
+                    kernel_moves,
+                    budget.playouts,
+                    GREEDY,
+                    self.rng.getrandbits(64),
+                    model,
+                )
+                for i, per_unit in enumerate(costs):
+                    own = per_unit[my_unit]
+                    others = [c for u, c in enumerate(per_unit) if u != my_unit]
+                    totals[i] += own - weight * sum(others) / max(1, units - 1)
+            worlds += 1
+            self.worlds += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif worlds >= budget.worlds:
+                break
+        scale = 1.0 / (worlds * budget.playouts)
+        ranked = sorted(
+            ((move, total * scale) for move, total in zip(moves, totals, strict=True)),
+            key=lambda pair: pair[1],
+        )
+        return ranked
+
+    def _scoring(self, view: SeatView) -> ScoringTuple:
+        """The kernel's scoring for this decision. In the games that score during play the
+        round's points so far are added to the sheet and a playout is worth its points alone:
+        a bonus for winning the game (the game's target) made the expert play the last hand
+        of a game for the win, and it scored fewer points per hand on duplicate deals
+        (docs/bots.md)."""
+        rules, opts = view.rules, view.opts
+        if rules.scoring not in POINTS_MODES:
+            return pack_scoring(rules, opts, view.sheet, view.eggs, GOAT_PENALTY)
+        return pack_scoring(
+            rules, opts, view.sheet, view.eggs, WIN_DURING_PLAY, points_so_far(view)
+        )
+
+    def _without_kernel(self, view: SeatView) -> list[tuple[Move, float]]:
+        """A game whose scoring the playout kernel does not know is never played out with
+        another game's scoring: the moves are ranked in pure Python by the greedy heuristic
+        (a move's cost is minus its score), which reads only the seat's view."""
+        greedy = GreedyBot()
+        lacks = lacked_values(view)
+        scored = [(move, -greedy.score(view, move, lacks)) for move in view.legal_moves]
+        return sorted(scored, key=lambda pair: pair[1])
+
+    def _worlds(
+        self,
+        view: SeatView,
+        sampler: Sampler,
+        model: ModelTuple,
+        decisions: list[DecisionTuple],
+        count: int,
+    ) -> list[World]:
+        """``count`` worlds, drawn from CANDIDATES times as many by how likely the other seats'
+        earlier plays are in each under the greedy model (:mod:`kozel.layout.bots.inference`)."""
+        if not decisions:
+            return [sampler.sample() for _ in range(count)]
+        candidates = [sampler.sample() for _ in range(count * CANDIDATES)]
+        rules = pack_state(
+            view.rules,
+            view.opts,
+            [0] * len(view.hand_sizes),
+            [],
+            0,
+            0,
+            [-1] * 4,
+            [False] * 4,
+            -1,
+            -1,
+            0,
+            0,
+            -1,
+            -1,
+        )
+        per_seat = _kernel.explain(
+            rules, model, decisions, [tuple(w.hands) for w in candidates], MODEL_NOISE
+        )
+        # each other seat plays greedily (prior GREEDY_PRIOR) or anyhow: a mixture per seat
+        logs = [
+            sum(
+                _log_mix(GREEDY_PRIOR, greedy, uniform)
+                for greedy, uniform in zip(seat_logs[::2], seat_logs[1::2], strict=True)
+            )
+            for seat_logs in per_seat
+        ]
+        top = max(logs)
+        if top == -math.inf:
+            return candidates[:count]
+        weights = [math.exp(x - top) for x in logs]
+        return self.rng.choices(candidates, weights, k=count)
+
+
+def points_so_far(view: SeatView) -> list[int]:
+    """Per unit, the points the lays of this round have scored so far (from the public
+    history, by the game's own scoring)."""
+    opts = view.opts
+    scoring = view.rules.scoring(opts)
+    spinner = view.rules.has_spinner(opts)
+    during = [0] * opts.units
+    laid: list[Play] = []
+    for seat, move, _ in view.history:
+        plays = plays_of(move)
+        if plays:
+            laid.extend(plays)
+            during[opts.unit_of(seat)] += scoring.play_points(laid, spinner)
+    return during
+
+
+def _log_mix(prior: float, log_a: float, log_b: float) -> float:
+    """log(prior * exp(log_a) + (1 - prior) * exp(log_b))."""
+    a = math.log(prior) + log_a
+    b = math.log1p(-prior) + log_b
+    top = max(a, b)
+    if top == -math.inf:
+        return top
+    return top + math.log(math.exp(a - top) + math.exp(b - top))
