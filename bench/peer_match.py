@@ -44,8 +44,8 @@ from typing import Any
 
 from kozel.core import DOUBLE_OF, HIGH, LOW, PIPS, Knock, Move, Play, tile
 from kozel.games import BLOCK
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match
-from kozel.layout.round import Deal
 from kozel.simulate import unit_gains
 
 PLAYERS = 4

@@ -9,7 +9,8 @@ from kozel.core import DOUBLES_MASK, TILE_COUNT
 from kozel.engine.game import Game
 from kozel.engine.options import Options
 from kozel.games import GOAT
-from kozel.layout.round import Round, deal_tiles
+from kozel.layout.deal import deal_tiles
+from kozel.layout.round import Round
 from kozel.layout.rules import Ruleset
 
 

@@ -29,8 +29,9 @@ from kozel.core import (
     Tile,
     parse_tile,
 )
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match
-from kozel.layout.round import Deal, Round
+from kozel.layout.round import Round
 from kozel.layout.scoring.goat import Account
 
 

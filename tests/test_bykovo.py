@@ -18,8 +18,8 @@ from kozel.games import BYKOVO, GOAT, get_game, replay_layout
 from kozel.layout.bots import make_bot
 from kozel.layout.bots.inference import past_decisions
 from kozel.layout.bots.sampling import Sampler, lacked_values
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match, record_of
-from kozel.layout.round import Deal
 from tests.scripting import make_deal, run, tiles
 
 SEATS = ["masha", "alex", "olya", "serg"]

@@ -27,8 +27,9 @@ from kozel.core import (
 from kozel.engine.errors import RecordError
 from kozel.engine.record import dumps
 from kozel.games import ALL_FIVES, ALL_THREES, BERGEN, DONKEY, GOAT, SEA_GOAT, replay_layout
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match, record_of
-from kozel.layout.round import Deal, Round
+from kozel.layout.round import Round
 from kozel.layout.scoring.goat import settle
 from tests.golden import GOLDEN
 from tests.scripting import accts, legal, make_deal, run, shown, t, tiles

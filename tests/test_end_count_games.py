@@ -17,8 +17,8 @@ from kozel.core import DRAW, KNOCK, IllegalMove, InvalidOption, Play, parse_tile
 from kozel.engine.errors import RecordError
 from kozel.engine.record import dumps
 from kozel.games import GAMES, replay_layout
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match, record_of
-from kozel.layout.round import Deal
 from kozel.layout.scoring.bergen import BergenOptions, BergenScoring, block_winner, header_points
 from kozel.layout.scoring.end_count import AllFivesScoring, AllThreesScoring, TelephoneScoring
 from tests.scripting import FISH_FILLERS, FISH_MOVES, FISH_ROLES, fish_round, legal, move, tiles

@@ -19,8 +19,9 @@ from kozel.core import DRAW, KNOCK, IllegalMove, InvalidOption, Play, PlayDouble
 from kozel.engine.errors import RecordError
 from kozel.engine.record import dumps
 from kozel.games import BLOCK, CLASSIC, GAMES, SEA_GOAT, get_game, replay_layout
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match, record_of
-from kozel.layout.round import HUNDRED, Deal
+from kozel.layout.round import HUNDRED
 from kozel.layout.rules import Ruleset
 from kozel.layout.scoring.race import RaceScoring, race_rating
 from tests.scripting import legal, move, t, tiles

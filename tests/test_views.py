@@ -10,8 +10,9 @@ from typing import Any
 
 from kozel.core import TILE_NAMES, parse_tile, tiles_of
 from kozel.games import ALL_FIVES, BYKOVO, CLASSIC, DRAW, GOAT, get_layout_game
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match
-from kozel.layout.round import Deal, Round
+from kozel.layout.round import Round
 from kozel.layout.views import (
     LEAD_REASONS,
     SeatView,

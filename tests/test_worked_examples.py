@@ -17,8 +17,9 @@ from kozel.core import (
 )
 from kozel.engine.options import Options
 from kozel.games import DONKEY, GOAT, replay_layout
+from kozel.layout.deal import Deal, needs_redeal
 from kozel.layout.match import Match, record_of
-from kozel.layout.round import Deal, Round, needs_redeal
+from kozel.layout.round import Round
 from kozel.layout.rules import Ruleset
 from kozel.layout.scoring.base import round_half_away
 from kozel.layout.scoring.goat import Account, rating_after_game, rating_after_timeout, settle

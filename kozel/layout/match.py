@@ -27,7 +27,8 @@ from kozel.engine.options import Options
 from kozel.engine.record import FORMAT
 from kozel.engine.result import MatchResult
 from kozel.layout.codec import event_to_dict, move_to_dict, parse_move
-from kozel.layout.round import Deal, Round, RoundEnd, deal_tiles
+from kozel.layout.deal import Deal, deal_tiles
+from kozel.layout.round import Round, RoundEnd
 from kozel.layout.rules import Ruleset
 from kozel.layout.scoring.base import Cell, Settlement
 from kozel.layout.views import SeatView, view_dicts, view_for

@@ -25,8 +25,8 @@ from kozel.core import (
 from kozel.engine.errors import RecordError, is_int, read_tile, want
 from kozel.engine.record import field, game_of, seats_as_set
 from kozel.layout.codec import parse_move
+from kozel.layout.deal import Deal
 from kozel.layout.match import Match
-from kozel.layout.round import Deal
 from kozel.layout.rules import Ruleset
 
 
