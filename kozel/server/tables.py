@@ -32,13 +32,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.core import IllegalMove
 from kozel.engine.game import GameMatch
 from kozel.server.clock import MoveClock
-from kozel.server.db import Game, GameEvent, RatingChange, User, now
+from kozel.server.db import Game, GameEvent, now
+from kozel.server.finisher import finish_game, status_after
 from kozel.server.offer import club_game
 from kozel.server.patches import dumps, state_patches
 from kozel.server.presence import SeatPresence
@@ -473,9 +474,9 @@ class Table:
             return  # a move came first
         if self.deadline - time.time() > 0.05:  # the clock grew after this timer was set
             self.clock.cancel()
-            self._wake_at_deadline()
+            self.clock.wake_at_deadline(self.match.to_move, self.version)
             return
-        if self._server_time_owed():
+        if self.clock.server_time_owed(self.match.to_move, self.version):
             return
         after = self.match.copy()
         after.timeout(command.seat)
@@ -515,7 +516,7 @@ class Table:
         self.match = after
         self.version = version = event["version"]
         if after.over:
-            self.status = _status_after(after)
+            self.status = status_after(after)
             self.clock.cancel()
         elif not after.needs_deal:
             self._arm(time.time() + self.seconds_per_move)
@@ -533,12 +534,12 @@ class Table:
 
     def _also(self, kind: str, after: GameMatch) -> Finish | None:
         """What the transaction that stores the event turning the match into ``after`` also
-        does: the game's end (:meth:`_finish`); after a deal, what the lobby's list of live
-        games shows (the round and the score)."""
+        does: the game's end (:func:`~kozel.server.finisher.finish_game`); after a deal, what
+        the lobby's list of live games shows (the round and the score)."""
         if after.over:
 
             async def finish(connection: AsyncConnection) -> None:
-                await self._finish(connection, after)
+                await finish_game(connection, self, after)
 
             return finish
         if kind == "deal":
@@ -567,59 +568,6 @@ class Table:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
-    async def _finish(self, connection: AsyncConnection, after: GameMatch) -> None:
-        """The game ends with the event being stored: keep its record, move the ratings
-        (once: in the same transaction as the last event)."""
-        result = after.result
-        assert result is not None
-        labels = [_label(info) for info in self.seats]
-        if self.rated:
-            for seat, info in enumerate(self.seats):
-                if "user" not in info:
-                    continue
-                delta = result.rating[seat]
-                rating = await connection.scalar(
-                    update(User)
-                    .where(User.id == info["user"])
-                    .values(rating=User.rating + delta)
-                    .returning(User.rating)
-                )
-                await connection.execute(
-                    insert(RatingChange).values(
-                        user_id=info["user"], game_id=self.id, delta=delta, rating=rating, at=now()
-                    )
-                )
-        await connection.execute(
-            update(Game)
-            .where(Game.id == self.id)
-            .values(
-                status=_status_after(after),
-                record=self._record(after, labels),
-                finished_at=now(),
-            )
-        )
-        if self.tournament_id is not None and self.on_tournament is not None:
-            # the tournament's step may fail without the game's end failing with it: its
-            # statements are undone, and the club's claiming loop seats the next game later
-            step = await connection.begin_nested()
-            try:
-                self.next_game = await self.on_tournament(connection, self.tournament_id)
-            except Exception:
-                log.exception("table %s: the tournament's next step failed", self.id)
-                await step.rollback()
-            else:
-                await step.commit()
-
-    def _record(self, after: GameMatch, labels: list[str]) -> dict[str, Any]:
-        """The game's record; with ``replaced`` when a computer player took a seat."""
-        record = after.record(labels)
-        shuffle = self.seeds.fields(True)
-        if shuffle is not None:
-            record["shuffle"] = shuffle
-        if self.replacements:
-            record["replaced"] = list(self.replacements)
-        return record
-
     # --- between rounds ---------------------------------------------------------------------
 
     def _pause(self) -> bool:
@@ -632,7 +580,7 @@ class Table:
         self.next_at = time.time() + self.round_pause
         self.clock.cancel()
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(self.round_pause, self.queue.put_nowait, Deal())
+        self.clock.timer = loop.call_later(self.round_pause, self.queue.put_nowait, Deal())
         return True
 
     def _next_round(self) -> dict[str, Any]:
@@ -725,15 +673,6 @@ class Table:
     def server_time(self, server_time: Callable[[], float]) -> None:
         self.clock.server_time = server_time
 
-    @property
-    def _timer(self) -> asyncio.TimerHandle | None:
-        """The table's one timer (the clock's, or the next deal's after a round's pause)."""
-        return self.clock.timer
-
-    @_timer.setter
-    def _timer(self, timer: asyncio.TimerHandle | None) -> None:
-        self.clock.timer = timer
-
     def _arm(self, deadline: float) -> None:
         """Start the clock of the seat to move (:meth:`MoveClock.start`), and let a computer
         player think."""
@@ -747,12 +686,6 @@ class Table:
         """The state that started the clock has gone out (:meth:`MoveClock.state_sent`)."""
         self.clock.state_sent(self.match.to_move, self.version, self.status == "playing")
 
-    def _wake_at_deadline(self) -> None:
-        self.clock.wake_at_deadline(self.match.to_move, self.version)
-
-    def _server_time_owed(self) -> bool:
-        return self.clock.server_time_owed(self.match.to_move, self.version)
-
     def _expired(self, seat: int, version: int) -> None:
         self.queue.put_nowait(Timeout(seat, version))
 
@@ -760,22 +693,6 @@ class Table:
 def _replaced(data: dict[str, Any]) -> dict[str, Any]:
     """The seat a computer player took, as ``games.seats`` keeps it."""
     return {"bot": data["bot"], "replaced": {"user": data["user"], "name": data["player"]}}
-
-
-def _label(info: dict[str, Any]) -> str:
-    """A seat's label in the record: the person's name (also when a computer player took the
-    seat: the record's ``replaced`` says from when), or ``bot:LEVEL``."""
-    if "user" in info:
-        return str(info["name"])
-    if "replaced" in info:
-        return str(info["replaced"]["name"])
-    return f"bot:{info['bot']}"
-
-
-def _status_after(finished: GameMatch) -> str:
-    """A game that ended by a timeout is interrupted; otherwise it is finished."""
-    assert finished.result is not None
-    return "interrupted" if finished.result.timeout is not None else "finished"
 
 
 async def load_events(sessions: async_sessionmaker[AsyncSession], game_id: int) -> list[GameEvent]:
