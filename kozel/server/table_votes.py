@@ -16,6 +16,9 @@ from kozel.server.table_commands import Command, Presence, Reply
 
 log = logging.getLogger("kozel.tables")
 
+REPLACEMENT = "expert"
+"""The level of the computer player that takes a dropped seat."""
+
 
 class VotesTable(Protocol):
     """What the vote asks of its table."""

@@ -63,7 +63,7 @@ from kozel.server.table_commands import (
     Timeout,
     Vote,
 )
-from kozel.server.table_votes import TakeOverVotes
+from kozel.server.table_votes import REPLACEMENT, TakeOverVotes
 from kozel.server.writer import Fenced, Write, Writer
 
 log = logging.getLogger("kozel.tables")
@@ -75,10 +75,6 @@ Finish = Callable[[AsyncConnection], Awaitable[None]]
 def seat_channel(game_id: int, seat: int | None) -> str:
     """The channel one seat (or, with ``None``, the spectators) listens to."""
     return f"game:{game_id}:" + ("watch" if seat is None else f"seat:{seat}")
-
-
-REPLACEMENT = "expert"
-"""The level of the computer player that takes a dropped seat."""
 
 
 class Table:
@@ -202,12 +198,6 @@ class Table:
         return [s for s, info in enumerate(self.seats) if "user" in info]
 
     # --- what clients see -----------------------------------------------------------------
-
-    def seat_of(self, user_id: int | None) -> int | None:
-        for s, info in enumerate(self.seats):
-            if user_id is not None and info.get("user") == user_id:
-                return s
-        return None
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The full state message for one seat (or, with ``None``, a spectator): what it holds
