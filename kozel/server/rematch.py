@@ -6,7 +6,8 @@ game of pairs, where a partner stays a partner. Computer players accept at once.
 starts when every person has accepted; one refusal ends the offer, and so does its clock
 (``Settings.rematch_seconds``). Either way the table shows who declined or did not answer,
 and another offer may be made. The offer lives with the finished table, in its owner's
-memory (a finished table is not rebuilt after a restart).
+memory (a finished table is not rebuilt after a restart): :class:`TableRematch` is the table's
+side of it.
 """
 
 from __future__ import annotations

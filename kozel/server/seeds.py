@@ -4,7 +4,9 @@ server seed comes from, and what the table's state, the lobby and the record say
 :func:`new_server_seed` is the one source of every game's server seed (the ``games`` row's
 default, so every way of making a table gets one); the seed stays in that row, secret, until
 the game ends. Only its commitment (its SHA-256) is published before the first deal; the
-players' seeds are events of the table, so restarts and takeovers keep them.
+players' seeds are events of the table, so restarts and takeovers keep them. A table's side
+of it (its seeds, the time its first deal waits for them, each round's stream) is
+:class:`TableSeeds`.
 
 A *seeded club* (``Settings.seed``, ``kozel serve --seed N``: for tests, never for a real club)
 replaces each new game's server seed by :func:`seeded_server_seed` of its id, and draws the
