@@ -6,14 +6,22 @@ game of pairs, where a partner stays a partner. Computer players accept at once.
 starts when every person has accepted; one refusal ends the offer, and so does its clock
 (``Settings.rematch_seconds``). Either way the table shows who declined or did not answer,
 and another offer may be made. The offer lives with the finished table, in its owner's
-memory (a finished table is not rebuilt after a restart).
+memory (a finished table is not rebuilt after a restart): :class:`TableRematch` is the table's
+side of it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from kozel.server.table_commands import Command, RematchOver, Reply
+
+log = logging.getLogger("kozel.tables")
 
 
 def rematch_seats(seats: list[dict[str, Any]], pairs: bool) -> list[dict[str, Any]]:
@@ -74,3 +82,98 @@ class RematchOffer:
             "deadline_ms": int(self.deadline * 1000),
             "remaining_ms": max(0, int((self.deadline - time.time()) * 1000)),
         }
+
+
+class RematchTable(Protocol):
+    """What the rematch asks of its table."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def seats(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def tournament_id(self) -> int | None: ...
+
+    @property
+    def bots(self) -> Iterable[int]: ...
+
+    @property
+    def queue(self) -> asyncio.Queue[Command | None]: ...
+
+    @property
+    def on_rematch(self) -> Callable[[Any], Awaitable[int]] | None: ...
+
+    def people(self) -> list[int]: ...
+
+    async def announce(
+        self, kind: str, held: dict[str, Any], members: dict[str, Any] | None = None
+    ) -> None: ...
+
+
+class TableRematch:
+    """A finished table's rematch: the last offer made at its end, and the offer's clock."""
+
+    def __init__(self, table: RematchTable) -> None:
+        self.table = table
+        self.offer: RematchOffer | None = None
+        """The last offer made at the end of the game."""
+        self.seconds = 60.0
+        """How long an offer waits for the answers (the club's rematch_seconds)."""
+        self._timer: asyncio.TimerHandle | None = None
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    async def answer(self, seat: int, accept: bool) -> Reply:
+        """``seat`` offers a rematch (or accepts the open offer), or declines it; once every
+        person has accepted, the table's ``on_rematch`` seats the new table."""
+        table, offer = self.table, self.offer
+        if table.status == "playing":
+            return Reply(False, "rematch_playing", "a rematch is offered once the game is over")
+        if table.tournament_id is not None:
+            return Reply(False, "rematch_tournament", "a tournament's game has no rematch")
+        if "user" not in table.seats[seat]:
+            return Reply(False, "replaced", "a computer player has taken this seat")
+        if offer is None or offer.status != "open":
+            if not accept:
+                return Reply(False, "rematch_none", "there is no rematch offer to decline")
+            offer = self._offer(seat)
+        else:
+            offer.answer(seat, accept)
+        if offer.agreed and table.on_rematch is not None:
+            offer.game = await table.on_rematch(table)
+            offer.status = "started"
+        if offer.status != "open":
+            self.stop()
+        await self.publish()
+        return Reply(True)
+
+    def _offer(self, seat: int) -> RematchOffer:
+        """A new offer by ``seat``, with its clock; computer players accept at once."""
+        offer = RematchOffer(seat, self.table.people(), time.time() + self.seconds)
+        offer.accepted = {seat} | set(self.table.bots)
+        self.offer = offer
+        self.stop()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.seconds, self.table.queue.put_nowait, RematchOver(offer))
+        return offer
+
+    async def expire(self, offer: RematchOffer) -> None:
+        """The clock of ``offer`` ran out (a :class:`RematchOver` command)."""
+        if offer is self.offer and offer.status == "open":
+            offer.status = "expired"
+            await self.publish()
+
+    async def publish(self) -> None:
+        assert self.offer is not None
+        fields = {"rematch": self.offer.fields()}
+        try:
+            await self.table.announce("rematch", fields)
+        except Exception:  # clients see it in their next state
+            log.exception("table %s: publishing the rematch failed", self.table.id)

@@ -4,7 +4,7 @@ player's clock is charged for.
 A ticker wakes every :data:`TICK` seconds; whatever it wakes later than that, the loop spent
 stalled (a burst of work on the loop, the machine's cores taken by other work). The sum only
 grows: a table notes it when a seat's clock starts and, when the clock runs out, gives the
-seat the stall since then before timing it out (:meth:`kozel.server.tables.Table._arm`).
+seat the stall since then before timing it out (:meth:`kozel.server.clock.MoveClock.start`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from kozel.engine.game import Game, GameBot, GameMatch, GameMove
 from kozel.server.seeds import seeded_number
 
 if TYPE_CHECKING:
-    from kozel.server.tables import Reply
+    from kozel.server.table_commands import Reply
 
 _secure = random.SystemRandom()
 log = logging.getLogger("kozel.tables")

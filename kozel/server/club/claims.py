@@ -166,8 +166,8 @@ class Claims:
         table.round_pause = settings.round_pause_seconds
         table.presence.grace = settings.presence_grace_seconds
         table.presence.link_seconds = settings.lease_seconds
-        table.rematch_seconds = settings.rematch_seconds
-        table.seed_seconds = settings.seed_seconds
+        table.rematch.seconds = settings.rematch_seconds
+        table.seeds.seconds = settings.seed_seconds
         self.wire(table)
         return table
 

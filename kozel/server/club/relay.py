@@ -15,7 +15,7 @@ from kozel.server.cluster import Forwarder
 from kozel.server.db import Game
 from kozel.server.errors import ClubError
 from kozel.server.presence import Announcer
-from kozel.server.tables import MOVED, Reply
+from kozel.server.table_commands import MOVED, Reply
 
 from .services import Services
 

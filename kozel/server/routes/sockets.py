@@ -23,8 +23,10 @@ from kozel.server.chat import LOBBY_ROOM, game_room
 from kozel.server.club import LOBBY, Club
 from kozel.server.db import User
 from kozel.server.errors import ClubError
+from kozel.server.patches import dumps
 from kozel.server.routes.common import UNAVAILABLE
-from kozel.server.tables import Reply, dumps, seat_channel
+from kozel.server.table_commands import Reply
+from kozel.server.tables import seat_channel
 from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate
 from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
 

@@ -1,0 +1,114 @@
+"""What a table's queue carries (:class:`~kozel.server.tables.Table`): the commands its actor
+takes one at a time, and the :class:`Reply` a sender waits for. People's sockets, the computer
+players and the table's own timers all send commands; only the table's task acts on them."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kozel.server.rematch import RematchOffer
+
+MOVED = "the table is moving to another server: send the move again in a moment"
+
+
+@dataclass
+class Reply:
+    ok: bool
+    code: str = ""
+    message: str = ""
+    """In English, for API users and logs; clients word ``code`` (and ``reason``)."""
+    reason: str = ""
+    """Why a move is ``illegal`` (IllegalMove's code), filled in by ``params``."""
+    params: dict[str, str | int] = field(default_factory=dict)
+
+
+@dataclass
+class MoveCommand:
+    seat: int
+    move: dict[str, Any]
+    version: int
+    done: asyncio.Future[Reply]
+    person: bool = True
+    """Sent by a person's socket (a computer player's own moves are not)."""
+
+
+@dataclass
+class Timeout:
+    seat: int
+    version: int
+
+
+@dataclass
+class Deal:
+    """Deal the next round (again, after a failed attempt)."""
+
+
+@dataclass
+class Next:
+    """A person at the table is ready for the next round (pressed "next")."""
+
+    seat: int
+
+
+@dataclass
+class Presence:
+    """Count again which seats are connected: a process's sockets changed, or a grace or an
+    announcement ran out."""
+
+
+@dataclass
+class Vote:
+    """``voter`` agrees that a computer player takes ``seat``."""
+
+    voter: int
+    seat: int
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class Seed:
+    """A person at the table adds his seed to the shuffle (before the first deal)."""
+
+    seat: int
+    seed: object
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class SeedsClosed:
+    """The time to add seeds is over: the first deal comes."""
+
+
+@dataclass
+class Rematch:
+    """A person at a finished table offers a rematch, or answers the offer."""
+
+    seat: int
+    accept: bool
+    done: asyncio.Future[Reply]
+
+
+@dataclass
+class RematchOver:
+    """The rematch offer's clock ran out."""
+
+    offer: RematchOffer
+
+
+Command = (
+    MoveCommand
+    | Timeout
+    | Deal
+    | Next
+    | Presence
+    | Vote
+    | Seed
+    | SeedsClosed
+    | Rematch
+    | RematchOver
+)
+Asked = MoveCommand | Vote | Seed | Rematch
+"""The commands whose sender waits for a :class:`Reply` (``done``)."""
