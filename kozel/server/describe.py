@@ -26,7 +26,9 @@ def game_info(game: Game) -> dict[str, Any]:
         "title": game.title,
         "summary": game.summary,
         "table": game.table,
-        "family": "goat" if game.sheet_kind == "goat" else "race",
+        # the game's family by how it scores: "goat" (the loser collects), "race" (the winner
+        # scores) or "chips" (Poker); one word each, so it is the sheet's kind
+        "family": game.sheet_kind,
         "sheet": game.sheet_kind,
         "never_rated": bool(game.unrated_reason),
         # played in pairs whatever the options (Trumps): a record's options do not say so

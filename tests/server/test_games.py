@@ -41,7 +41,7 @@ def test_the_rules_describe_every_game_for_a_client(server: RunningServer) -> No
     assert [g["id"] for g in listed] == list(CLUB_GAMES)
     for game in listed:
         rules = get_game(game["id"])
-        assert game["family"] == ("goat" if rules.sheet_kind == "goat" else "race")
+        assert game["family"] == rules.sheet_kind in ("goat", "race", "chips")
         assert game["sheet"] == rules.sheet_kind and game["table"] == rules.table
         if isinstance(rules, Ruleset):
             assert game["board"] == ("cross" if rules.spinner else "line")
@@ -56,6 +56,7 @@ def test_the_rules_describe_every_game_for_a_client(server: RunningServer) -> No
     assert by_id["donkey"]["board"] == "cross" and by_id["sea_goat"]["board"] == "line"
     assert {by_id[g]["family"] for g in RACES} == {"race"}
     assert {by_id[g]["family"] for g in ("goat", "donkey")} == {"goat"}
+    assert by_id["poker"]["family"] == "chips" and by_id["trumps"]["family"] == "race"
     target = next(o for o in by_id["draw"]["options"] if o["name"] == "target")
     assert target["kind"] == "int" and target["minimum"] == 1 and target["maximum"] == 10_000
     assert target["rated_minimum"] == 50 and target["rated_maximum"] is None
