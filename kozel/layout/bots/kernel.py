@@ -218,7 +218,11 @@ def pack_state(
     ``tips`` and ``spinner_line`` as :func:`layout_tips` gives them (the end sum needs them);
     ``circle``: where the round stands in the passes and the last circle (Bykovo; its leader
     is also the regular leader, who leads when ``asking``, Sea Goat's record holder asked
-    about the hundred, declines it)."""
+    about the hundred, declines it).
+
+    A hot path kept in one piece: the expert packs a position for every world it samples,
+    and the body is a single tuple in the kernel's field order, which helpers would only
+    scatter over several calls and tuple concatenations."""
     leader, passes, first_out, circle_left, last_layer = circle or (turn, 0, -1, 0, -1)
     return (
         opts.players,
