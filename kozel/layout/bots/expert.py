@@ -147,16 +147,11 @@ class ExpertBot:
         model = pack_model(view, *PLAYOUT_POLICY)
         totals = [0.0] * len(moves)
         worlds = 0
-        budget = self.budget or (
-            DURING_PLAY_BUDGET if view.rules.scoring in POINTS_MODES else LEVEL_BUDGETS["expert"]
-        )
+        budget = self._budget(view)
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if CANDIDATES > 1 else []
         weight = self._opponent_weight(view)
-        tiles_left = sum(view.hand_sizes) + view.bazaar_left
-        node_limit = int(
-            self.tuning.exact_factor * budget.playouts * len(moves) * max(1, tiles_left)
-        )
+        node_limit = self._exact_node_limit(view, budget, len(moves))
         exact = node_limit > 0
         pending: list[World] = []
         while True:
@@ -190,11 +185,22 @@ class ExpertBot:
             elif worlds >= budget.worlds:
                 break
         scale = 1.0 / (worlds * budget.playouts)
-        ranked = sorted(
+        return sorted(
             ((move, total * scale) for move, total in zip(moves, totals, strict=True)),
             key=lambda pair: pair[1],
         )
-        return ranked
+
+    def _budget(self, view: SeatView) -> Budget:
+        """This decision's budget: the bot's own, else the plain expert's for the game."""
+        return self.budget or (
+            DURING_PLAY_BUDGET if view.rules.scoring in POINTS_MODES else LEVEL_BUDGETS["expert"]
+        )
+
+    def _exact_node_limit(self, view: SeatView, budget: Budget, moves: int) -> int:
+        """The most positions an exact search of a world may visit: the tuning's factor
+        times what its playouts would (playouts x moves x tiles left); 0: never search."""
+        tiles_left = sum(view.hand_sizes) + view.bazaar_left
+        return int(self.tuning.exact_factor * budget.playouts * moves * max(1, tiles_left))
 
     def _opponent_weight(self, view: SeatView) -> float:
         """How much a point charged to an opponent is worth to us in this game: the tuning's
