@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from kozel.engine.game import Decision
+from kozel.engine.game import Decision, Game
 
 MISTAKE_SHARE = 0.5
 """A large mistake loses at least this share of what the decision could lose,"""
@@ -94,24 +94,7 @@ def judge_seat(record: dict[str, Any], seat: int, worlds: int, playouts: int) ->
         unit = reviewed.unit
         skipped = "bids" if reviewed.skipped.startswith("bids") else reviewed.skipped
         decisions = reviewed.decisions()
-    listed: list[dict[str, Any]] = []
-    mistakes = 0
-    for d in decisions:
-        loss, spread = round(d.expected_loss, 2), round(max(d.spread, d.expected_loss), 2)
-        mistaken = is_mistake(loss, spread, unit)
-        mistakes += mistaken
-        listed.append(
-            {
-                "round": d.round,
-                "move": d.move_number,
-                "played": rules.move_to_dict(d.played),
-                "best": rules.move_to_dict(d.best),
-                "loss": loss,
-                "spread": spread,
-                "choices": d.choices,
-                "mistake": mistaken,
-            }
-        )
+    listed = [_decision_dict(rules, d, unit) for d in decisions]
     return {
         "seat": seat,
         "unit": unit,
@@ -119,6 +102,23 @@ def judge_seat(record: dict[str, Any], seat: int, worlds: int, playouts: int) ->
         "skipped": skipped,
         "decisions": listed,
         "accuracy": accuracy(listed),
-        "mistakes": mistakes,
+        "mistakes": sum(int(d["mistake"]) for d in listed),
         "loss": round(sum(d["loss"] for d in listed), 2),
+    }
+
+
+def _decision_dict(rules: Game, decision: Decision, unit: str) -> dict[str, Any]:
+    """One judged decision as JSON: its moves, its expected loss and spread (two decimals;
+    the spread at least the loss), its choices and whether it is a large mistake."""
+    loss = round(decision.expected_loss, 2)
+    spread = round(max(decision.spread, decision.expected_loss), 2)
+    return {
+        "round": decision.round,
+        "move": decision.move_number,
+        "played": rules.move_to_dict(decision.played),
+        "best": rules.move_to_dict(decision.best),
+        "loss": loss,
+        "spread": spread,
+        "choices": decision.choices,
+        "mistake": is_mistake(loss, spread, unit),
     }

@@ -158,6 +158,7 @@ class LayoutGame(Ruleset):
 # --- Goat and Donkey ------------------------------------------------------------------------
 
 
+# a data table of Goat's and Donkey's options, one spec each: long as data, not as logic
 def _goat_option_specs(
     fish_default: FishMode, ignores_default: bool, loser: str
 ) -> list[OptionSpec]:

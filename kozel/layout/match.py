@@ -302,47 +302,71 @@ class Match:
         if lot is not None and not by_lot:
             raise ValueError("this round has no lot: only a game's first leader is drawn by lot")
         if by_lot:
-            if lot is None:
-                raise ValueError("the first round of this game needs its lot")
-            if len(lot) != self.opts.players or len(set(lot)) != len(lot):
-                raise ValueError(f"the lot must be {self.opts.players} different tiles")
-            self.lot = tuple(lot)
+            self._take_lot(lot)
         if place_lot is not None and not rules.places_by_lot:
             raise ValueError(f"{rules.id} lists no places: a round has no place lot")
         assert deal is not None
         if not drawn:
-            deal.validate(self.opts.players, rules.hand_size(self.opts))
-            if rules.redeal and deal.needs_redeal(rules.redeal_on_suit):
-                suits = " or 6+ of a suit" if rules.redeal_on_suit else ""
-                raise ValueError(f"this deal must be thrown in: a hand has 5+ doubles{suits}")
-        seats = tuple(range(self.opts.players))
-        if place_lot is not None:
-            if sorted(place_lot) != list(seats):
-                raise ValueError(f"the place lot must list every seat once, not {place_lot}")
-            places_lot = tuple(place_lot)
-        elif rules.places_by_lot:
-            shuffled = list(seats)
-            source.shuffle(shuffled)
-            places_lot = tuple(shuffled)
-        else:
-            places_lot = ()
+            self._check_deal(deal)
+        places_lot = self._places_lot(place_lot, source)
         self.redeals = redeals
         hands = deal.masks
-        if by_lot:
-            leader = rules.lot_winner(self.lot)
-            lead_mask = hands[leader]
-        elif not self.results:
-            leader, first = rules.first_leader(hands, self.opts)
-            lead_mask = 1 << first
-        else:
-            leader = rules.next_leader(self.opts, self.results[-1])
-            lead_mask = rules.later_lead_mask(hands[leader], self.opts)
+        leader, lead_mask = self._first_lead(hands, by_lot)
         hundred = self.scoring.may_declare_hundred(self.sheet, leader)
         asked = self.scoring.asked_about_hundred(self.sheet, hands, leader)
         self._round = Round(rules, self.opts, deal, leader, lead_mask, hundred, places_lot, asked)
         self.during = [0] * self.opts.units
         self.points = []
         return self._round
+
+    def _take_lot(self, lot: Sequence[Tile] | None) -> None:
+        """Keep the first round's lot; raises ``ValueError`` unless it is one distinct tile
+        per seat."""
+        if lot is None:
+            raise ValueError("the first round of this game needs its lot")
+        if len(lot) != self.opts.players or len(set(lot)) != len(lot):
+            raise ValueError(f"the lot must be {self.opts.players} different tiles")
+        self.lot = tuple(lot)
+
+    def _check_deal(self, deal: Deal) -> None:
+        """Raises ``ValueError`` if a given deal is not a deal of this game, or one the rules
+        throw in."""
+        rules = self.rules
+        deal.validate(self.opts.players, rules.hand_size(self.opts))
+        if rules.redeal and deal.needs_redeal(rules.redeal_on_suit):
+            suits = " or 6+ of a suit" if rules.redeal_on_suit else ""
+            raise ValueError(f"this deal must be thrown in: a hand has 5+ doubles{suits}")
+
+    def _places_lot(
+        self, place_lot: Sequence[int] | None, source: random.Random
+    ) -> tuple[int, ...]:
+        """The order equal counts place in: ``place_lot`` (every seat once; else raises
+        ``ValueError``), else drawn from ``source`` in a game that lists places, else
+        none."""
+        seats = tuple(range(self.opts.players))
+        if place_lot is not None:
+            if sorted(place_lot) != list(seats):
+                raise ValueError(f"the place lot must list every seat once, not {place_lot}")
+            return tuple(place_lot)
+        if self.rules.places_by_lot:
+            shuffled = list(seats)
+            source.shuffle(shuffled)
+            return tuple(shuffled)
+        return ()
+
+    def _first_lead(self, hands: Sequence[int], by_lot: bool) -> tuple[int, int]:
+        """The round's leader and the tiles he may lead: the lot's winner any tile; in the
+        first round the holder of the rules' first tile that tile; later the rules' next
+        leader what they allow him."""
+        rules = self.rules
+        if by_lot:
+            leader = rules.lot_winner(self.lot)
+            return leader, hands[leader]
+        if not self.results:
+            leader, first = rules.first_leader(hands, self.opts)
+            return leader, 1 << first
+        leader = rules.next_leader(self.opts, self.results[-1])
+        return leader, rules.later_lead_mask(hands[leader], self.opts)
 
     def legal_moves(self) -> list[Move]:
         return [] if self.over else self.round.legal_moves()

@@ -27,6 +27,7 @@ from kozel.engine.record import field, game_of, seats_as_set
 from kozel.layout.codec import parse_move
 from kozel.layout.deal import Deal
 from kozel.layout.match import Match
+from kozel.layout.round import Round
 from kozel.layout.rules import Ruleset
 
 
@@ -114,6 +115,21 @@ def replay(record: object, rules_of: Callable[[str], Ruleset]) -> Match:
 
 
 def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
+    rnd = _deal_round(match, raw, where)
+    moves = field(raw, "moves", where)
+    want(isinstance(moves, list), f"{where}: moves must be a list")
+    for j, raw_move in enumerate(moves, start=1):
+        _replay_move(match, rnd, raw_move, f"{where}, move {j}")
+    end = field(raw, "end", where)
+    want(isinstance(end, dict), f"{where}: end must be an object")
+    if not rnd.over:
+        _end_unfinished_round(match, rnd, end, where)
+    assert rnd.end is not None
+    _check_result(match, rnd, raw, end, where)
+
+
+def _deal_round(match: Match, raw: dict[str, Any], where: str) -> Round:
+    """The round ``raw`` records, dealt as it says (its deal, redeals and any lot)."""
     redeals = field(raw, "redeals", where)
     want(is_int(redeals) and redeals >= 0, f"{where}: redeals must be an integer >= 0")
     deal = _parse_deal(field(raw, "deal", where), where)
@@ -124,61 +140,64 @@ def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
     # a lot where the rules draw none (another game, a later round) decides nothing: it is
     # a field the record may hold and the replay ignores, as any unknown field
     try:
-        rnd = match.next_round(deal, redeals, lot, _place_lot(match, raw))
+        return match.next_round(deal, redeals, lot, _place_lot(match, raw))
     except ValueError as err:
         raise RecordError(f"{where}: {err}") from None
-    moves = field(raw, "moves", where)
-    want(isinstance(moves, list), f"{where}: moves must be a list")
-    players = match.opts.players
-    for j, raw_move in enumerate(moves, start=1):
-        at = f"{where}, move {j}"
-        seat, move, drawn = parse_move(raw_move, at, players)
-        if rnd.over:
-            assert rnd.end is not None
-            raise RecordError(
-                f"{at}: the round already ended ({rnd.end.kind}, seat {rnd.end.seat})"
-            )
-        if type(move) is not DeclineHundred and rnd.declines(seat, move):
-            match.push(DECLINE_HUNDRED)  # the record leaves the refusal out
-        if seat != rnd.turn and isinstance(move, Play) and move.hundred:
-            raise RecordError(
-                f"{at}: seat {seat} may not declare the hundred: only the leader or the record "
-                f"holder dealt 6-6 may, and it is seat {rnd.turn}'s turn"
-            )
-        want(seat == rnd.turn, f"{at}: seat {seat} moved but it is seat {rnd.turn}'s turn")
-        want(move is not DRAW or drawn >= 0, f"{at}: a draw in a record names the tile drawn")
-        if drawn >= 0 and rnd.bazaar_left > 0:
-            expected = rnd.deal.bazaar[rnd.drawn]
-            want(
-                drawn == expected,
-                f"{at}: seat {seat} drew {TILE_NAMES[drawn]} but the next bazaar tile is "
-                f"{TILE_NAMES[expected]}",
-            )
-        try:
-            match.push(move)
-        except IllegalMove as err:
-            raise RecordError(f"{at}: {move} by seat {seat} is illegal: {err}") from None
-        if match.scoring.scores_during_play and isinstance(move, Play | PlayDoubles):
-            want("points" in raw_move, f"{at}: a play in {match.rules.id} carries its points")
-            _same(at, "points", raw_move["points"], match.points[-1])
-    end = field(raw, "end", where)
-    want(isinstance(end, dict), f"{where}: end must be an object")
+
+
+def _replay_move(match: Match, rnd: Round, raw_move: Any, at: str) -> None:
+    """Push one recorded move (and a refusal of the hundred the record leaves out), checking
+    its seat, the tile it drew and the points it scored."""
+    seat, move, drawn = parse_move(raw_move, at, match.opts.players)
+    if rnd.over:
+        assert rnd.end is not None
+        raise RecordError(f"{at}: the round already ended ({rnd.end.kind}, seat {rnd.end.seat})")
+    if type(move) is not DeclineHundred and rnd.declines(seat, move):
+        match.push(DECLINE_HUNDRED)  # the record leaves the refusal out
+    if seat != rnd.turn and isinstance(move, Play) and move.hundred:
+        raise RecordError(
+            f"{at}: seat {seat} may not declare the hundred: only the leader or the record "
+            f"holder dealt 6-6 may, and it is seat {rnd.turn}'s turn"
+        )
+    want(seat == rnd.turn, f"{at}: seat {seat} moved but it is seat {rnd.turn}'s turn")
+    want(move is not DRAW or drawn >= 0, f"{at}: a draw in a record names the tile drawn")
+    if drawn >= 0 and rnd.bazaar_left > 0:
+        expected = rnd.deal.bazaar[rnd.drawn]
+        want(
+            drawn == expected,
+            f"{at}: seat {seat} drew {TILE_NAMES[drawn]} but the next bazaar tile is "
+            f"{TILE_NAMES[expected]}",
+        )
+    try:
+        match.push(move)
+    except IllegalMove as err:
+        raise RecordError(f"{at}: {move} by seat {seat} is illegal: {err}") from None
+    if match.scoring.scores_during_play and isinstance(move, Play | PlayDoubles):
+        want("points" in raw_move, f"{at}: a play in {match.rules.id} carries its points")
+        _same(at, "points", raw_move["points"], match.points[-1])
+
+
+def _end_unfinished_round(match: Match, rnd: Round, end: Any, where: str) -> None:
+    """End a round whose moves stop before its end: only a timeout may."""
     kind, end_seat = end.get("kind"), end.get("seat")
-    if not rnd.over:
-        if kind == "timeout":
-            want(is_int(end_seat), f"{where}: end.seat must be an integer")
-            if rnd.declines(end_seat, DRAW):  # the regular leader's clock ran out
-                match.push(DECLINE_HUNDRED)
-            try:
-                match.timeout(end_seat)
-            except IllegalMove as err:
-                raise RecordError(f"{where}: timeout of seat {end_seat}: {err}") from None
-        else:
-            raise RecordError(
-                f"{where}: the moves stop before the round ends (seat {rnd.turn} to move) "
-                f"but end is {kind!r}"
-            )
-    assert rnd.end is not None
+    if kind != "timeout":
+        raise RecordError(
+            f"{where}: the moves stop before the round ends (seat {rnd.turn} to move) "
+            f"but end is {kind!r}"
+        )
+    want(is_int(end_seat), f"{where}: end.seat must be an integer")
+    if rnd.declines(end_seat, DRAW):  # the regular leader's clock ran out
+        match.push(DECLINE_HUNDRED)
+    try:
+        match.timeout(end_seat)
+    except IllegalMove as err:
+        raise RecordError(f"{where}: timeout of seat {end_seat}: {err}") from None
+
+
+def _check_result(
+    match: Match, rnd: Round, raw: dict[str, Any], end: dict[str, Any], where: str
+) -> None:
+    """Check the round's recorded end, counts, sheet and eggs against the replay's."""
     result = match.results[-1]
     for key, value in result.end_dict().items():
         _same(where, f"end.{key}", end.get(key), value)

@@ -147,28 +147,8 @@ class Round:
         self.rules = rules
         self.opts = opts
         self.players = opts.players
-        self.deal = deal
-        self.hands: list[int] = list(deal.masks)
-        left = len(deal.bazaar)
-        reserve = min(opts.reserve_size(), left) if rules.draws else left
-        self.drawable = left - reserve
-        self.drawn = 0
-        self._dead = DOUBLES_MASK if opts.ignores_doubles() else 0
-        """Tiles that never hold a fish open: the reserve, and doubles when they are ignored."""
-        if reserve:
-            self._dead |= mask_of(deal.bazaar[self.drawable :])
-        self.spinner_rule = rules.has_spinner(opts)
-        """The first double laid is a spinner (arms 2 and 3)."""
-        self.multi_doubles = rules.has_multi_doubles(opts)
-        """Several doubles may be laid in one turn."""
-        self.draw_when_able = rules.may_draw_when_able(opts)
-        """A draw is legal although a tile fits (Threes and Fives' ``draw_when_able``)."""
-        self.knock_any = rules.knock_any_time
-        """A knock is legal on any turn after the lead (Bykovo)."""
-        self.one_draw = rules.one_draw_a_turn
-        """A player who cannot play draws one tile at most, then lays it or knocks (Bergen)."""
-        self._line = not (self.spinner_rule or self.multi_doubles or rules.closing)
-        self._arms = _CROSS_ARMS if self.spinner_rule else _LINE_ARMS
+        self._take_deal(deal)
+        self._read_rules()
         self._no_fit_at = -1
         self.layout = Layout()
         self.leader = leader
@@ -189,9 +169,6 @@ class Round:
         self.closed_both = False
         """The round ended when two doubles were laid at once and both closed while no
         double was on the table (Donkey): a fish."""
-        self.bazaar_blocks = rules.one_draw_a_turn
-        """A general fish ends the round only once no drawable tile is left: until then each
-        player unable to play draws one tile a turn (Bergen)."""
         self.end: RoundEnd | None = None
         self.first_out = -1
         """With the rules' ``out_plays_circle``: the first seat that emptied its hand while
@@ -202,6 +179,40 @@ class Round:
         """Games that list places: every seat once, the order equal counts place in."""
         self.first_tile: Tile = -1
         self.last_tile: Tile = -1
+
+    def _take_deal(self, deal: Deal) -> None:
+        """Set the hands and the bazaar from ``deal``: the tiles that may be drawn, and the
+        ones that never hold a fish open."""
+        rules, opts = self.rules, self.opts
+        self.deal = deal
+        self.hands: list[int] = list(deal.masks)
+        left = len(deal.bazaar)
+        reserve = min(opts.reserve_size(), left) if rules.draws else left
+        self.drawable = left - reserve
+        self.drawn = 0
+        self._dead = DOUBLES_MASK if opts.ignores_doubles() else 0
+        """Tiles that never hold a fish open: the reserve, and doubles when they are ignored."""
+        if reserve:
+            self._dead |= mask_of(deal.bazaar[self.drawable :])
+
+    def _read_rules(self) -> None:
+        """Keep the rules' answers for these options that the moves consult at every turn."""
+        rules, opts = self.rules, self.opts
+        self.spinner_rule = rules.has_spinner(opts)
+        """The first double laid is a spinner (arms 2 and 3)."""
+        self.multi_doubles = rules.has_multi_doubles(opts)
+        """Several doubles may be laid in one turn."""
+        self.draw_when_able = rules.may_draw_when_able(opts)
+        """A draw is legal although a tile fits (Threes and Fives' ``draw_when_able``)."""
+        self.knock_any = rules.knock_any_time
+        """A knock is legal on any turn after the lead (Bykovo)."""
+        self.one_draw = rules.one_draw_a_turn
+        """A player who cannot play draws one tile at most, then lays it or knocks (Bergen)."""
+        self._line = not (self.spinner_rule or self.multi_doubles or rules.closing)
+        self._arms = _CROSS_ARMS if self.spinner_rule else _LINE_ARMS
+        self.bazaar_blocks = rules.one_draw_a_turn
+        """A general fish ends the round only once no drawable tile is left: until then each
+        player unable to play draws one tile a turn (Bergen)."""
 
     # --- reading the state ----------------------------------------------------------------
 

@@ -222,12 +222,59 @@ def view_from_dict(data: dict[str, Any], rules_of: Callable[[str], Ruleset]) -> 
     Kozel bot play for a remote client; ``rules_of`` gives the rules of the game it names.
     Raises ``ValueError`` on malformed data."""
     from kozel.core import parse_tile
-    from kozel.layout.codec import parse_move
 
     rules = rules_of(data["game"])
     opts = rules.options(data["options"], complete=True)
-    players = opts.players
     layout = data["layout"]
+    first, arms, table = _layout_from_dict(layout)
+    history, points = _history_from_dict(data["history"], opts.players)
+    scores = rules.scoring(opts).scores_during_play
+    hint, legal = _offered_from_dict(data, opts.players)
+    lead = data.get("lead")
+    return SeatView(
+        rules=rules,
+        opts=opts,
+        seat=data["seat"],
+        hand=tuple(parse_tile(t) for t in data["hand"]),
+        hand_sizes=tuple(data["hand_sizes"]),
+        bazaar_left=data["bazaar_left"],
+        reserve=data["reserve"],
+        first_tile=first,
+        spinner=parse_tile(layout["spinner"]) if layout["spinner"] else -1,
+        arms=arms,
+        table=table,
+        history=history,
+        leader=data["leader"],
+        turn=data["turn"],
+        round_number=data["round"],
+        sheet=tuple(
+            Account(a["account"], a["open"], a["remembered"]) if isinstance(a, dict) else int(a)
+            for a in data["sheet"]
+        ),
+        eggs=data["eggs"],
+        legal_moves=legal,
+        last_round=_last_round_from_dict(data.get("last_round")),
+        over=data["over"],
+        hundred=data.get("hundred", -1),
+        points=points if scores else (),
+        during=tuple(data.get("during", ())),
+        end_sum=data.get("end_sum"),
+        hint=hint,
+        lot_seat=-1 if data.get("lot") is None else data["lot"]["seat"],
+        lot_by="" if data.get("lot") is None else data["lot"]["by"],
+        asking=data.get("hundred_asked", -1),
+        lead_seat=-1 if lead is None else lead["seat"],
+        lead_why="" if lead is None else lead["why"],
+        lead_tile=-1 if lead is None or lead["tile"] is None else parse_tile(lead["tile"]),
+        units=tuple(data.get("units", ())),
+    )
+
+
+def _layout_from_dict(layout: dict[str, Any]) -> tuple[Tile, tuple[ArmView, ...], int]:
+    """The first tile, the arms and the mask of the tiles on the table of a view's
+    ``layout`` object."""
+    from kozel.core import parse_tile
+
     first = parse_tile(layout["first"]) if layout["first"] else -1
     arms = tuple(
         ArmView(
@@ -243,13 +290,30 @@ def view_from_dict(data: dict[str, Any], rules_of: Callable[[str], Ruleset]) -> 
     for arm in arms:
         for t in arm.tiles:
             table |= 1 << t
+    return first, arms, table
+
+
+def _history_from_dict(
+    events: list[dict[str, Any]], players: int
+) -> tuple[tuple[PublicEvent, ...], tuple[int, ...]]:
+    """A view's history: the events, and each event's points (0 where it names none)."""
+    from kozel.layout.codec import parse_move
+
     history = []
     points = []
-    for event in data["history"]:
+    for event in events:
         seat, move, drawn = parse_move(event, "history", players)
         history.append((seat, move, drawn))
         points.append(event.get("points", 0))
-    scores = rules.scoring(opts).scores_during_play
+    return tuple(history), tuple(points)
+
+
+def _offered_from_dict(
+    data: dict[str, Any], players: int
+) -> tuple[tuple[tuple[Move, int], ...], tuple[Move, ...]]:
+    """A view's hint (each move with its points) and legal moves, for its seat."""
+    from kozel.layout.codec import parse_move
+
     hint = tuple(
         (parse_move({**m, "seat": data["seat"] or 0}, "hint", players)[1], m["points"])
         for m in data.get("hint", [])
@@ -258,52 +322,18 @@ def view_from_dict(data: dict[str, Any], rules_of: Callable[[str], Ruleset]) -> 
     legal = tuple(
         parse_move({**m, "seat": seat or 0}, "legal", players)[1] for m in data["legal_moves"]
     )
-    last = data.get("last_round")
-    return SeatView(
-        rules=rules,
-        opts=opts,
-        seat=seat,
-        hand=tuple(parse_tile(t) for t in data["hand"]),
-        hand_sizes=tuple(data["hand_sizes"]),
-        bazaar_left=data["bazaar_left"],
-        reserve=data["reserve"],
-        first_tile=first,
-        spinner=parse_tile(layout["spinner"]) if layout["spinner"] else -1,
-        arms=arms,
-        table=table,
-        history=tuple(history),
-        leader=data["leader"],
-        turn=data["turn"],
-        round_number=data["round"],
-        sheet=tuple(
-            Account(a["account"], a["open"], a["remembered"]) if isinstance(a, dict) else int(a)
-            for a in data["sheet"]
-        ),
-        eggs=data["eggs"],
-        legal_moves=legal,
-        last_round=None
-        if last is None
-        else LastRound(
-            last["end"]["kind"],
-            last["end"]["seat"],
-            tuple(last["counts"]),
-            tuple(last["charged"]),
-        ),
-        over=data["over"],
-        hundred=data.get("hundred", -1),
-        points=tuple(points) if scores else (),
-        during=tuple(data.get("during", ())),
-        end_sum=data.get("end_sum"),
-        hint=hint,
-        lot_seat=-1 if data.get("lot") is None else data["lot"]["seat"],
-        lot_by="" if data.get("lot") is None else data["lot"]["by"],
-        asking=data.get("hundred_asked", -1),
-        lead_seat=-1 if data.get("lead") is None else data["lead"]["seat"],
-        lead_why="" if data.get("lead") is None else data["lead"]["why"],
-        lead_tile=-1
-        if data.get("lead") is None or data["lead"]["tile"] is None
-        else parse_tile(data["lead"]["tile"]),
-        units=tuple(data.get("units", ())),
+    return hint, legal
+
+
+def _last_round_from_dict(last: dict[str, Any] | None) -> LastRound | None:
+    """How the last round ended, from a view's ``last_round`` object (``None``: none yet)."""
+    if last is None:
+        return None
+    return LastRound(
+        last["end"]["kind"],
+        last["end"]["seat"],
+        tuple(last["counts"]),
+        tuple(last["charged"]),
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,7 +44,7 @@ from kozel.layout.history import plays_of
 from kozel.layout.views import SeatView
 
 if TYPE_CHECKING:
-    from kozel._kernel import DecisionTuple, ModelTuple, ScoringTuple
+    from kozel._kernel import DecisionTuple, ModelTuple, ScoringTuple, StateTuple
 
 GOAT_PENALTY = 150.0
 """The cost of becoming the Goat in this round."""
@@ -137,70 +138,26 @@ class ExpertBot:
         if not supports(view.rules):
             return self._without_kernel(view)
         assert view.seat is not None
-        me = view.seat
-        opts = view.opts
-        my_unit = opts.unit_of(me)
-        units = opts.units
+        my_unit = view.opts.unit_of(view.seat)
+        units = view.opts.units
         kernel_moves = [to_kernel(m) for m in moves]
         scoring = self._scoring(view)
-        spinner_rule = view.rules.has_spinner(opts)
-        tips, spinner_line = tips_of_history(view.history, spinner_rule)
-        drew = bool(view.history) and view.history[-1][0] == me
-        drew = drew and isinstance(view.history[-1][1], Draw)
+        pack = _world_packer(view)
         sampler = Sampler(view, self.rng)
         model = pack_model(view, *PLAYOUT_POLICY)
-        dead_doubles = DOUBLES_MASK if opts.ignores_doubles() else 0
-        ends = [-1, -1, -1, -1]
-        closed = [False] * 4
-        for arm in view.arms:
-            ends[arm.number] = arm.shows
-            closed[arm.number] = arm.closed
         totals = [0.0] * len(moves)
         worlds = 0
-        budget = self.budget or (
-            DURING_PLAY_BUDGET if view.rules.scoring in POINTS_MODES else LEVEL_BUDGETS["expert"]
-        )
+        budget = self._budget(view)
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if CANDIDATES > 1 else []
-        circle = circle_of(view.history, view.leader, view.hand_sizes)
-        weight = self.tuning.opponent_weight
-        two_unit_race = units == 2 and view.rules.sheet_kind == "race"
-        two_unit_race = two_unit_race and view.rules.scoring not in POINTS_MODES
-        if two_unit_race and self.tuning.two_unit_race_weight is not None:
-            weight = self.tuning.two_unit_race_weight
-        tiles_left = sum(view.hand_sizes) + view.bazaar_left
-        node_limit = int(
-            self.tuning.exact_factor * budget.playouts * len(moves) * max(1, tiles_left)
-        )
+        weight = self._opponent_weight(view)
+        node_limit = self._exact_node_limit(view, budget, len(moves))
         exact = node_limit > 0
         pending: list[World] = []
         while True:
             if not pending:
                 pending = self._worlds(view, sampler, model, decisions, 50)
-            world = pending.pop()
-            state = pack_state(
-                view.rules,
-                opts,
-                world.hands,
-                world.bazaar,
-                world.reserve | dead_doubles,
-                FULL_MASK if view.asking >= 0 else 0,  # asked: the leader may lead any tile
-                ends,
-                closed,
-                view.spinner,
-                view.first_tile,
-                view.table,
-                me,
-                view.first_tile,
-                -1,
-                False,
-                view.hundred,
-                drew,
-                tips,
-                spinner_line,
-                circle,
-                view.asking,
-            )
+            state = pack(pending.pop())
             values = None
             if exact:  # once a world's search is too big, the rest of the decision plays out
                 values, _ = _kernel.exact(state, scoring, kernel_moves, weight, node_limit)
@@ -219,10 +176,7 @@ class ExpertBot:
                     self.rng.getrandbits(64),
                     model,
                 )
-                for i, per_unit in enumerate(costs):
-                    own = per_unit[my_unit]
-                    others = [c for u, c in enumerate(per_unit) if u != my_unit]
-                    totals[i] += own - weight * sum(others) / max(1, units - 1)
+                _add_playout_costs(totals, costs, my_unit, units, weight)
             worlds += 1
             self.worlds += 1
             if deadline is not None:
@@ -231,11 +185,31 @@ class ExpertBot:
             elif worlds >= budget.worlds:
                 break
         scale = 1.0 / (worlds * budget.playouts)
-        ranked = sorted(
+        return sorted(
             ((move, total * scale) for move, total in zip(moves, totals, strict=True)),
             key=lambda pair: pair[1],
         )
-        return ranked
+
+    def _budget(self, view: SeatView) -> Budget:
+        """This decision's budget: the bot's own, else the plain expert's for the game."""
+        return self.budget or (
+            DURING_PLAY_BUDGET if view.rules.scoring in POINTS_MODES else LEVEL_BUDGETS["expert"]
+        )
+
+    def _exact_node_limit(self, view: SeatView, budget: Budget, moves: int) -> int:
+        """The most positions an exact search of a world may visit: the tuning's factor
+        times what its playouts would (playouts x moves x tiles left); 0: never search."""
+        tiles_left = sum(view.hand_sizes) + view.bazaar_left
+        return int(self.tuning.exact_factor * budget.playouts * moves * max(1, tiles_left))
+
+    def _opponent_weight(self, view: SeatView) -> float:
+        """How much a point charged to an opponent is worth to us in this game: the tuning's
+        own weight for a race between two units, else its opponent weight."""
+        two_unit_race = view.opts.units == 2 and view.rules.sheet_kind == "race"
+        two_unit_race = two_unit_race and view.rules.scoring not in POINTS_MODES
+        if two_unit_race and self.tuning.two_unit_race_weight is not None:
+            return self.tuning.two_unit_race_weight
+        return self.tuning.opponent_weight
 
     def _scoring(self, view: SeatView) -> ScoringTuple:
         """The kernel's scoring for this decision. In the games that score during play the
@@ -304,6 +278,63 @@ class ExpertBot:
             return candidates[:count]
         weights = [math.exp(x - top) for x in logs]
         return self.rng.choices(candidates, weights, k=count)
+
+
+def _world_packer(view: SeatView) -> Callable[[World], StateTuple]:
+    """A function that packs a sampled world of this decision for the kernel: the world's
+    hands, bazaar and reserve in the position the view shows (its arms, the round's history,
+    the seat to move)."""
+    me = view.seat
+    assert me is not None
+    tips, spinner_line = tips_of_history(view.history, view.rules.has_spinner(view.opts))
+    drew = bool(view.history) and view.history[-1][0] == me
+    drew = drew and isinstance(view.history[-1][1], Draw)
+    dead_doubles = DOUBLES_MASK if view.opts.ignores_doubles() else 0
+    lead_mask = FULL_MASK if view.asking >= 0 else 0  # asked: the leader may lead any tile
+    ends = [-1, -1, -1, -1]
+    closed = [False] * 4
+    for arm in view.arms:
+        ends[arm.number] = arm.shows
+        closed[arm.number] = arm.closed
+    circle = circle_of(view.history, view.leader, view.hand_sizes)
+
+    def pack(world: World) -> StateTuple:
+        return pack_state(
+            view.rules,
+            view.opts,
+            world.hands,
+            world.bazaar,
+            world.reserve | dead_doubles,
+            lead_mask,
+            ends,
+            closed,
+            view.spinner,
+            view.first_tile,
+            view.table,
+            me,
+            view.first_tile,
+            -1,
+            False,
+            view.hundred,
+            drew,
+            tips,
+            spinner_line,
+            circle,
+            view.asking,
+        )
+
+    return pack
+
+
+def _add_playout_costs(
+    totals: list[float], costs: list[list[float]], my_unit: int, units: int, weight: float
+) -> None:
+    """Add one world's playout costs to each move's total: our unit's cost, less ``weight``
+    times the mean of the other units'."""
+    for i, per_unit in enumerate(costs):
+        own = per_unit[my_unit]
+        others = [c for u, c in enumerate(per_unit) if u != my_unit]
+        totals[i] += own - weight * sum(others) / max(1, units - 1)
 
 
 def points_so_far(view: SeatView) -> list[int]:

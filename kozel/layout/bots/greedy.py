@@ -69,6 +69,10 @@ class GreedyBot:
         return moves[ties[int(self.rng.random() * len(ties))]]
 
     def score(self, view: SeatView, move: Move, lacks: list[int]) -> float:
+        """The heuristic's score of ``move`` (higher is better); ``lacks``: per seat, the
+        values it is known to lack. A hot path (once per legal move of every greedy decision
+        and of the expert's fallback): the common case stays inline, and only a move that
+        scores during play or makes a fish calls a helper."""
         if view.asking >= 0:  # the hundred or no: 1 for its choice, 0 for the other
             light = pips_of(view.hand_mask & ~(1 << DOUBLE_OF[6])) < HUNDRED_BELOW
             return float(isinstance(move, Play) == light)
@@ -79,13 +83,8 @@ class GreedyBot:
         if isinstance(move, Knock):  # offered beside plays only where a knock is always legal
             return KNOCK_WHEN_ABLE
         plays = move.plays if isinstance(move, PlayDoubles) else (move,)
-        points = 0.0
         during = bool(getattr(view.rules.scoring, "scores_during_play", False))
-        if during:
-            laid_so_far = [p for _, m, _ in view.history for p in plays_of(m)]
-            spinner = view.rules.has_spinner(view.opts)
-            scoring = view.rules.scoring(view.opts)
-            points = POINT * scoring.play_points([*laid_so_far, *plays_of(move)], spinner)
+        points = _play_points(view, move) if during else 0.0
         hand = view.hand_mask
         ends = [a.shows if not a.closed else -1 for a in view.arms] if view.arms else []
         arm_index = {a.number: i for i, a in enumerate(view.arms)}
@@ -124,13 +123,29 @@ class GreedyBot:
         ignore = DOUBLES_MASK if view.opts.ignores_doubles() else 0
         live = FULL_MASK & ~table & ~ignore
         if all(not live & SUIT_MASK[e] for e in open_ends):  # this move makes a fish
-            unseen = FULL_MASK & ~table & ~rest
-            per_tile = pips_of(unseen) / max(1, unseen.bit_count())
-            mine = pips_of(rest)
-            others = [
-                view.hand_sizes[s] * per_tile
-                for s in range(seats)
-                if s != me and not (teams and s == (me + 2) % seats)
-            ]
-            score += 6.0 if mine < min(others, default=0.0) else -2.0 * mine
+            score += _fish_score(view, table, rest, me, teams)
         return score + points
+
+
+def _play_points(view: SeatView, move: Move) -> float:
+    """What the points ``move`` scores now are worth, in a game that scores during play."""
+    laid_so_far = [p for _, m, _ in view.history for p in plays_of(m)]
+    spinner = view.rules.has_spinner(view.opts)
+    scoring = view.rules.scoring(view.opts)
+    return POINT * scoring.play_points([*laid_so_far, *plays_of(move)], spinner)
+
+
+def _fish_score(view: SeatView, table: int, rest: int, me: int, teams: bool) -> float:
+    """What a move that makes a fish is worth, ``table`` the tiles laid after it and ``rest``
+    our hand: a bonus when our count is likely the lowest (each opponent's hand guessed at
+    the mean of the unseen tiles), else a penalty that grows with our count."""
+    seats = len(view.hand_sizes)
+    unseen = FULL_MASK & ~table & ~rest
+    per_tile = pips_of(unseen) / max(1, unseen.bit_count())
+    mine = pips_of(rest)
+    others = [
+        view.hand_sizes[s] * per_tile
+        for s in range(seats)
+        if s != me and not (teams and s == (me + 2) % seats)
+    ]
+    return 6.0 if mine < min(others, default=0.0) else -2.0 * mine

@@ -34,6 +34,13 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
     move, and the arms' tips for the points a lay would score. Leads and decisions followed
     by a draw of the same seat are left out (the hand then is not known from the world's)."""
     assert view.seat is not None
+    return _decisions_walking_back(view, view.seat, _positions_before(view))
+
+
+def _positions_before(view: SeatView) -> list[tuple[int, Move, Position | None]]:
+    """The round's history in order, each move with the position before it (``None`` for a
+    draw, a knock or a declined hundred); each seat's lacked values grow as its draws and
+    knocks prove them."""
     players = len(view.hand_sizes)
     lacks = [0] * players
     drew_this_turn = [False] * players
@@ -76,7 +83,16 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
         )
         before.append((seat, move, position))
         laid.extend(plays_of(move))
-    # walk back: hand sizes before each event, the tiles laid since, draws since
+    return before
+
+
+def _decisions_walking_back(
+    view: SeatView, me: int, before: list[tuple[int, Move, Position | None]]
+) -> list[DecisionTuple]:
+    """The decisions of :func:`past_decisions`, latest first, from the history with its
+    positions: walking back, the hand sizes before each event, the tiles laid since, and
+    whether the seat drew since."""
+    players = len(view.hand_sizes)
     sizes = list(view.hand_sizes)
     laid_since = [0] * players
     drew_since = [False] * players
@@ -94,7 +110,7 @@ def past_decisions(view: SeatView) -> list[DecisionTuple]:
             assert isinstance(play, Play)
             laid_since[seat] |= 1 << play.tile
         sizes[seat] += len(plays)
-        if seat == view.seat or drew_since[seat] or known is None or known[3] < 0:
+        if seat == me or drew_since[seat] or known is None or known[3] < 0:
             continue
         p_ends, p_closed, p_spinner, p_first, p_table, p_lacks, p_tips, p_line = known
         decisions.append(

@@ -218,7 +218,11 @@ def pack_state(
     ``tips`` and ``spinner_line`` as :func:`layout_tips` gives them (the end sum needs them);
     ``circle``: where the round stands in the passes and the last circle (Bykovo; its leader
     is also the regular leader, who leads when ``asking``, Sea Goat's record holder asked
-    about the hundred, declines it)."""
+    about the hundred, declines it).
+
+    A hot path kept in one piece: the expert packs a position for every world it samples,
+    and the body is a single tuple in the kernel's field order, which helpers would only
+    scatter over several calls and tuple concatenations."""
     leader, passes, first_out, circle_left, last_layer = circle or (turn, 0, -1, 0, -1)
     return (
         opts.players,
@@ -309,59 +313,85 @@ def pack_scoring(
     if not supports(rules):
         raise KernelUnsupported(f"the playout kernel does not know how {rules.id} scores")
     counts = COUNT_MODES[rules.hand_count]
-    none = (0,) * len(sheet)
     if isinstance(opts, BykovoOptions):
-        return (
-            SHEET_PLACES,
-            counts,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            1,
-            0,
-            0,
-            0,
-            0,
-            none,
-            none,
-            none,
-            loss_penalty,
-            0,
-            1,
-        )
+        return _places_scoring(counts, len(sheet), loss_penalty)
     if isinstance(opts, GoatOptions):
-        accounts = [a for a in sheet if isinstance(a, Account)]
-        return (
-            SHEET_GOAT,
-            counts,
-            0,
-            0,
-            0,
-            0,
-            int(opts.teams),
-            FISH_MODES.index(opts.fish_mode),
-            opts.open_threshold,
-            opts.lone_zero_value,
-            int(opts.special_doubles),
-            opts.loss_limit,
-            eggs,
-            tuple(a.account for a in accounts),
-            tuple(int(a.open) for a in accounts),
-            tuple(a.remembered for a in accounts),
-            loss_penalty,
-            0,
-            1,
-        )
+        return _goat_scoring(opts, counts, sheet, eggs, loss_penalty)
     assert isinstance(opts, RaceOptions)
+    return _race_scoring(rules, opts, counts, sheet, loss_penalty, during)
+
+
+def _places_scoring(counts: int, units: int, loss_penalty: float) -> ScoringTuple:
+    """The kernel's scoring of a game that lists places (Bykovo): no sheet to carry."""
+    none = (0,) * units
+    return (
+        SHEET_PLACES,
+        counts,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        0,
+        none,
+        none,
+        none,
+        loss_penalty,
+        0,
+        1,
+    )
+
+
+def _goat_scoring(
+    opts: GoatOptions, counts: int, sheet: Sequence[Cell], eggs: int, loss_penalty: float
+) -> ScoringTuple:
+    """The kernel's scoring of Goat and Donkey: the accounts, open or not, and the eggs."""
+    accounts = [a for a in sheet if isinstance(a, Account)]
+    return (
+        SHEET_GOAT,
+        counts,
+        0,
+        0,
+        0,
+        0,
+        int(opts.teams),
+        FISH_MODES.index(opts.fish_mode),
+        opts.open_threshold,
+        opts.lone_zero_value,
+        int(opts.special_doubles),
+        opts.loss_limit,
+        eggs,
+        tuple(a.account for a in accounts),
+        tuple(int(a.open) for a in accounts),
+        tuple(a.remembered for a in accounts),
+        loss_penalty,
+        0,
+        1,
+    )
+
+
+def _race_scoring(
+    rules: Ruleset,
+    opts: RaceOptions,
+    counts: int,
+    sheet: Sequence[Cell],
+    loss_penalty: float,
+    during: Sequence[int],
+) -> ScoringTuple:
+    """The kernel's scoring of a race to a target: each unit's score, with the points of
+    the round so far (``during``) added."""
     sea = rules.scoring is SeaGoatScoring
     scoring = rules.scoring(opts)
     assert isinstance(scoring, RaceScoring)
     scores = [int(score) for score in sheet]
     for unit, points in enumerate(during):
         scores[unit] += points
+    none = (0,) * len(sheet)
     return (
         SHEET_RACE,
         counts,
