@@ -1,6 +1,7 @@
 """What the game objects of the games played in hands share: their declaration as data
 (:class:`HandsRules`: what the club shows of the game and its options), a record replayed
-through the one loop of :mod:`kozel.hands.record`, and a review of one seat from that
+hand by hand (:meth:`kozel.hands.match.HandsMatch.replay_hand`) in the one replay loop of
+every game (:func:`kozel.engine.record.replay_rounds`), and a review of one seat from that
 replay."""
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import Any, Generic, Self, TypeVar
 
 from kozel.engine.game import GameMatch, Review
 from kozel.engine.options import DeclaredOptions, Options, OptionSpec, OptionValue
+from kozel.engine.record import check_game, replay_rounds
 from kozel.engine.record_review import Analyst, RecordReview
 from kozel.hands.match import BeforeMove, HandsMatch
-from kozel.hands.record import replay_hands
 
 MT = TypeVar("MT", bound=HandsMatch[Any, Any, Any, Any])
 
@@ -58,8 +59,20 @@ class HandsGame(HandsRules, Generic[MT]):
         return self.replay_watched(record)
 
     def replay_watched(self, record: dict[str, Any], before_move: BeforeMove | None = None) -> MT:
-        """:meth:`replay`, ``before_move`` seeing each move before it is played."""
-        return replay_hands(record, self, self.new_match, before_move)
+        """:meth:`replay`, ``before_move(match, hand, number, move)`` seeing each move the
+        players made before it is played (a review)."""
+        check_game(record, self.id)
+
+        def play_hand(match: MT, raw: dict[str, Any], where: str, last: bool) -> None:
+            match.replay_hand(raw, where, last, before_move)
+
+        return replay_rounds(
+            record,
+            lambda _: self,
+            lambda _, opts, seed: self.new_match(opts, seed),
+            play_hand,
+            "hand",
+        )
 
     def record_review(
         self, record: dict[str, Any], seat: int, analyst: Analyst, unit: str, skipped: str = ""

@@ -12,9 +12,10 @@ import random
 from typing import Any
 
 from kozel.core import DOUBLE_OF, DOUBLES_MASK, TILE_NAMES, Move
-from kozel.engine.errors import unknown_game, want
+from kozel.engine.errors import unknown_game
 from kozel.engine.game import Game
 from kozel.engine.options import PLAYERS, TEAMS, Options, OptionSpec
+from kozel.engine.record import check_game
 from kozel.layout.bots import make_bot
 from kozel.layout.bots.base import Bot
 from kozel.layout.codec import move_to_dict
@@ -95,8 +96,7 @@ class LayoutGame(Ruleset):
     def replay(self, record: dict[str, Any]) -> Match:
         """Re-run a record of this game (:func:`kozel.layout.notation.replay`)."""
 
-        game = record.get("game")
-        want(game == self.id, f"the record is of {game!r}, not of {self.id!r}")
+        check_game(record, self.id)
         return replay(record, lambda _: self)
 
     def review(self, record: dict[str, Any], seat: int) -> LayoutReview:

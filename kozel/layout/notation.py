@@ -1,6 +1,6 @@
 """The layout games' records, ``kozel-record/1`` (docs/record.md), read and replay-checked
-(a match writes its own: :func:`kozel.layout.match.record_of`; the frame every game shares:
-:mod:`kozel.engine.record`).
+round by round (a match writes its own: :func:`kozel.layout.match.record_of`; the frame, the
+replay loop and the result every game shares: :mod:`kozel.engine.record`).
 
 :func:`replay` re-runs a record through the rules and raises
 :class:`~kozel.engine.errors.RecordError` naming the **first** discrepancy (where, what the
@@ -18,12 +18,11 @@ from kozel.core import (
     TILE_NAMES,
     DeclineHundred,
     IllegalMove,
-    InvalidOption,
     Play,
     PlayDoubles,
 )
 from kozel.engine.errors import RecordError, is_int, read_tile, want
-from kozel.engine.record import field, game_of, seats_as_set
+from kozel.engine.record import agree, field, replay_rounds
 from kozel.layout.codec import parse_move
 from kozel.layout.deal import Deal
 from kozel.layout.match import Match
@@ -45,76 +44,17 @@ def _parse_deal(raw: object, where: str) -> Deal:
     return Deal(tuple(parsed), tuple(read_tile(t, f"{where} deal.bazaar") for t in bazaar))
 
 
-def _strictly_equal(recorded: object, computed: object) -> bool:
-    """JSON equality without Python's ``True == 1`` or ``1.0 == 1``; unknown keys ignored."""
-    if isinstance(computed, dict):
-        return isinstance(recorded, dict) and all(
-            key in recorded and _strictly_equal(recorded[key], value)
-            for key, value in computed.items()
-        )
-    if isinstance(computed, list):
-        return (
-            isinstance(recorded, list)
-            and len(recorded) == len(computed)
-            and all(_strictly_equal(r, c) for r, c in zip(recorded, computed, strict=True))
-        )
-    return type(recorded) is type(computed) and recorded == computed
-
-
-def _same(where: str, what: str, recorded: object, computed: object) -> None:
-    if not _strictly_equal(recorded, computed):
-        raise RecordError(f"{where}: {what} is {recorded!r} but the rules give {computed!r}")
-
-
 def replay(record: object, rules_of: Callable[[str], Ruleset]) -> Match:
     """Re-run a record of a layout game through the rules (``rules_of`` the game it names,
-    once the record's format and options are checked); return the match, or raise
-    ``RecordError``. Any game's record by the game it names: :func:`kozel.games.replay_game`."""
-    game = game_of(record)
-    assert isinstance(record, dict)
-    raw_options = field(record, "options", "record")
-    want(isinstance(raw_options, dict), "options must be an object")
-    try:
-        rules = rules_of(game)
-        opts = rules.options(raw_options, complete=True)
-    except InvalidOption as err:
-        raise RecordError(str(err)) from None
-    seats = field(record, "seats", "record")
-    want(
-        isinstance(seats, list) and all(isinstance(s, str) for s in seats),
-        "seats must be a list of strings",
-    )
-    want(len(seats) == opts.players, f"seats lists {len(seats)} seats for {opts.players} players")
-    seed = field(record, "seed", "record")
-    want(seed is None or is_int(seed), f"seed must be an integer or null, got {seed!r}")
-    rounds = field(record, "rounds", "record")
-    want(isinstance(rounds, list) and len(rounds) > 0, "rounds must be a non-empty list")
-
-    match = Match(rules, opts, seed)
-    for i, raw_round in enumerate(rounds, start=1):
-        where = f"round {i}"
-        want(not match.over, f"{where}: the game was already over after round {i - 1}")
-        want(isinstance(raw_round, dict), f"{where}: must be an object")
-        _replay_round(match, raw_round, where)
-    want(match.over, f"round {len(rounds)}: the game is not over after the last round")
-    result = field(record, "result", "record")
-    want(isinstance(result, dict), "result must be an object")
-    res = match.result
-    assert res is not None
-    for key, value in res.to_dict().items():
-        if key == "places" and key not in result:
-            # Bykovo's places are the round's end's (docs/record.md#record-bykovo): written here too
-            continue
-        recorded = result.get(key)
-        if key in ("winners", "losers"):  # a set of units, in any order
-            recorded, value = seats_as_set(recorded), seats_as_set(value)
-        _same("result", key, recorded, value)
-    if res.timeout is None and "timeout" in result:
-        _same("result", "timeout", result["timeout"], None)
-    return match
+    once the record's format and options are checked) in the one replay loop of every game
+    (:func:`kozel.engine.record.replay_rounds`); return the match, or raise ``RecordError``.
+    Any game's record by the game it names: :func:`kozel.games.replay_game`."""
+    return replay_rounds(record, rules_of, Match, _replay_round)
 
 
-def _replay_round(match: Match, raw: dict[str, Any], where: str) -> None:
+def _replay_round(match: Match, raw: dict[str, Any], where: str, last: bool) -> None:
+    """Play a recorded round again: its deal, every move, a timeout where its moves stop;
+    then check its end, counts, sheet and eggs."""
     rnd = _deal_round(match, raw, where)
     moves = field(raw, "moves", where)
     want(isinstance(moves, list), f"{where}: moves must be a list")
@@ -174,7 +114,7 @@ def _replay_move(match: Match, rnd: Round, raw_move: Any, at: str) -> None:
         raise RecordError(f"{at}: {move} by seat {seat} is illegal: {err}") from None
     if match.scoring.scores_during_play and isinstance(move, Play | PlayDoubles):
         want("points" in raw_move, f"{at}: a play in {match.rules.id} carries its points")
-        _same(at, "points", raw_move["points"], match.points[-1])
+        agree(at, "points", raw_move["points"], match.points[-1])
 
 
 def _end_unfinished_round(match: Match, rnd: Round, end: Any, where: str) -> None:
@@ -200,12 +140,12 @@ def _check_result(
     """Check the round's recorded end, counts, sheet and eggs against the replay's."""
     result = match.results[-1]
     for key, value in result.end_dict().items():
-        _same(where, f"end.{key}", end.get(key), value)
+        agree(where, f"end.{key}", end.get(key), value)
     if result.decides is None and "decides" in end:
-        _same(where, "end.decides", end["decides"], None)
+        agree(where, "end.decides", end["decides"], None)
     if not rnd.closed_both and end.get("closed_both", False) is not False:
-        _same(where, "end.closed_both", end["closed_both"], False)
-    _same(where, "counts", raw.get("counts"), result.counts)
+        agree(where, "end.closed_both", end["closed_both"], False)
+    agree(where, "counts", raw.get("counts"), result.counts)
     sheet = field(raw, "sheet", where)
     want(
         isinstance(sheet, list) and len(sheet) == len(result.after),
@@ -216,10 +156,10 @@ def _check_result(
         want(isinstance(entry, dict), f"{at}: must be an object")
         computed = result.entries[u]
         for key, value in computed.items():
-            _same(at, key, entry.get(key), value)
+            agree(at, key, entry.get(key), value)
         if "written_off" in entry and "written_off" not in computed:
-            _same(at, "written_off", entry["written_off"], None)
-    _same(where, "eggs", raw.get("eggs"), result.eggs)
+            agree(at, "written_off", entry["written_off"], None)
+    agree(where, "eggs", raw.get("eggs"), result.eggs)
 
 
 def _place_lot(match: Match, raw: dict[str, Any]) -> list[int] | None:
