@@ -2,11 +2,12 @@
 hand's deal and its draws from the shuffled discards drawn again from the hand's stream.
 
 A record is written by :meth:`kozel.poker.match.PokerMatch.hand_record` and replayed by the
-one loop of the games played in hands (:mod:`kozel.hands.record`): each hand re-dealt from the
-record, its dealer, chips and antes checked, every move played through the rules (a draw must
-take the bazaar's next tiles in order, then only earlier discards), and the showdown, the pots
-with their winners, the chips after each hand and the result compared with what the rules
-make of them.
+one replay loop of every game (:func:`kozel.engine.record.replay_rounds`), hand by hand
+(:meth:`kozel.hands.match.HandsMatch.replay_hand`): each hand re-dealt from the record, its
+dealer, chips and antes checked, every move played through the rules (a draw must take the
+bazaar's next tiles in order, then only earlier discards), and the showdown, the pots with
+their winners, the chips after each hand and the result compared with what the rules make of
+them.
 """
 
 from __future__ import annotations
