@@ -95,7 +95,7 @@ def positions(record: dict[str, Any]) -> dict[str, Any]:
     position 0 is the deal, position ``k`` the table after the round's ``k``-th move (all
     hands, the bazaar's size, the layout with its arms, whose move it is, the tiles just laid).
     The record is the club's own (already checked when it was written); a record that does
-    not replay raises ``kozel.layout.notation.RecordError`` or ``kozel.core.IllegalMove``."""
+    not replay raises ``kozel.engine.errors.RecordError`` or ``kozel.core.IllegalMove``."""
     rules = club_game(record["game"])
     assert isinstance(rules, Ruleset), "only a layout game has positions (the caller checks)"
     opts = rules.options(record["options"], complete=True)
