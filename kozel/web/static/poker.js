@@ -1,7 +1,8 @@
-// The poker table: Domino Poker's live game. The page (table.js) owns the socket, the clock,
-// the away panel, the end panel, the "next" button and the chat; this draws the game from
-// page.state (the seat's view: docs/protocol.md §6, kozel/poker/views.py) and moves through
-// page.send(), choosing only among view.legal_moves.
+// The poker table: Domino Poker's live game. The page (table.js) owns the socket, the clock
+// and the chat, and the layout table's parts draw the seats' names and the away panel
+// (players.js), the end panel and the "next" button (ends.js) and the shuffle (shuffle.js);
+// this draws the game from page.state (the seat's view: docs/protocol.md §6,
+// kozel/poker/views.py) and moves through page.send(), choosing only among view.legal_moves.
 //
 // The others sit round the felt as at the layout table, each with the chips, what it has put
 // in the pot, the dealer's button, its marks (folded, all-in, out), how many tiles it changed
@@ -11,8 +12,11 @@
 // change. A finished hand's notice says who won which pot with what; at the showdown the
 // hands that reached it are turned face up at their seats.
 import { h } from "./dom.js";
+import { endPanel, nextRound } from "./ends.js";
 import { plural, t } from "./i18n.js";
 import { gameName, optionsSummary } from "./options.js";
+import { awayPanel, seatClass, who } from "./players.js";
+import { shuffleLine } from "./shuffle.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, tileSvg } from "./tiles.js";
 
@@ -136,7 +140,7 @@ export class PokerTable {
     const myTurn = this.myTurn();
     const n = state.seats.length;
     const order = [...Array(n).keys()].map((k) => ((page.you ?? 0) + k) % n);
-    const end = page.endPanel();
+    const end = endPanel(page);
     if (end && state.result && state.result.chips) {
       // the end panel's verdict, then every seat's chips
       const chips = h("p.small.scores", {}, state.result.chips.map((c, s) => `${this.name(s)}: ${c}`).join(" · "));
@@ -152,7 +156,7 @@ export class PokerTable {
         {},
         h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${page.id}`)),
         h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("poker.hand_of", { n: view.hand_number, of: view.options.hands })),
-        page.shuffleLine(),
+        shuffleLine(page),
       ),
       end,
       h(
@@ -162,7 +166,7 @@ export class PokerTable {
           "div.arena",
           { "data-players": n },
           h("ol.players", { "aria-label": t("table.players") }, order.map((seat) => this.seat(seat))),
-          h("div.board.poker-board", {}, this.boardInfo(), page.awayPanel(), this.noticePanel(), this.middle()),
+          h("div.board.poker-board", {}, this.boardInfo(), awayPanel(page), this.noticePanel(), this.middle()),
         ),
         page.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
         this.logBox(),
@@ -230,11 +234,11 @@ export class PokerTable {
     const won = round && round.gains ? round.gains[seat] : 0;
     const backs = seat !== page.you && dealt && !folded && !shown && view.hand_number > 0;
     const drew = view.discard_counts[seat];
-    const classes = [page.seatClass(seat), "poker-seat", folded ? "folded" : "", allIn ? "all-in" : "", out ? "out" : "", won > 0 ? "won" : ""];
+    const classes = [seatClass(page, seat), "poker-seat", folded ? "folded" : "", allIn ? "all-in" : "", out ? "out" : "", won > 0 ? "won" : ""];
     return h(
       "li.player",
       { "data-seat": seat, "data-place": place, class: classes.join(" ") },
-      page.who(seat),
+      who(page, seat),
       h(
         "div.facts",
         {},
@@ -382,7 +386,7 @@ export class PokerTable {
         : null,
       // what each seat dealt in won or lost (a seat out of chips sat the hand out)
       round.gains ? h("p.small.gains", {}, round.gains.flatMap((g, s) => (round.chips_before[s] > 0 ? [`${names[s]}: ${gain(g)}`] : [])).join(" · ")) : null,
-      state.next_round ? page.nextRound(names, "table.next_hand") : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
+      state.next_round ? nextRound(page, names, "table.next_hand") : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
     );
   }
 

@@ -1,16 +1,21 @@
 // The trick table: four players in two pairs (partner across), a bidding, trumps named by the
-// highest bidder, seven tricks. The page (table.js) owns the socket, the clock, the away panel,
-// the end panel and the chat; this draws the game from page.state (the seat's view, see
-// docs/protocol.md) and moves through page.send(), choosing only among view.legal_moves.
+// highest bidder, seven tricks. The page (table.js) owns the socket, the clock and the chat,
+// and the layout table's parts draw the seats' names and the away panel (players.js), the end
+// panel and the "next" button (ends.js) and the shuffle (shuffle.js); this draws the game from
+// page.state (the seat's view, see docs/protocol.md) and moves through page.send(), choosing
+// only among view.legal_moves.
 //
 // The seats sit round the table as at the layout games' table (you at the bottom, the next to
 // play on your left, your partner across); the trick lies in the middle, each tile at its
 // player's side, the led one marked. When a trick is complete its four tiles stay in the middle,
 // the winner's marked, until the next tile is laid; then they shrink to the board's corner.
 import { h, s } from "./dom.js";
+import { endPanel, nextRound } from "./ends.js";
 import { plural, t } from "./i18n.js";
 import { gameName, optionsSummary } from "./options.js";
+import { awayPanel, seatClass, who } from "./players.js";
 import { unitNames } from "./sheet.js";
+import { shuffleLine } from "./shuffle.js";
 import { play, soundSwitch } from "./sounds.js";
 import { halves, SPOTS, tileSvg } from "./tiles.js";
 
@@ -90,9 +95,9 @@ export class TrickTable {
         {},
         h("h1", {}, gameName(view.game), h("span.muted", {}, ` #${page.id}`)),
         h("p.muted.small", {}, optionsSummary(view.game, view.options), " · ", t("tricks.hand", { n: view.hand_number })),
-        page.shuffleLine(),
+        shuffleLine(page),
       ),
-      page.endPanel(),
+      endPanel(page),
       h(
         "div.play",
         {},
@@ -100,7 +105,7 @@ export class TrickTable {
           "div.arena",
           { "data-players": n },
           h("ol.players", { "aria-label": t("table.players") }, order.map((seat) => this.seat(seat))),
-          h("div.board.trick-board", {}, this.boardInfo(), page.awayPanel(), this.noticePanel(), this.trickArea()),
+          h("div.board.trick-board", {}, this.boardInfo(), awayPanel(page), this.noticePanel(), this.trickArea()),
         ),
         page.you !== null ? this.handPanel() : h("p.muted.spectator", {}, t("table.spectator")),
         this.pairsPanel(),
@@ -163,8 +168,8 @@ export class TrickTable {
     const backs = seat === page.you ? [] : Array.from({ length: count }, () => h("span.back"));
     return h(
       "li.player",
-      { "data-seat": seat, "data-place": place, class: page.seatClass(seat) },
-      page.who(seat),
+      { "data-seat": seat, "data-place": place, class: seatClass(page, seat) },
+      who(page, seat),
       h(
         "div.facts",
         {},
@@ -474,7 +479,7 @@ export class TrickTable {
       h("h2", {}, this.endLine(round)),
       end.kind === "hand" ? h("ul.plain.counts.pair-lines", {}, [0, 1].map((u) => h("li", { "data-unit": u }, this.pairLine(round, u)))) : null,
       h("p.small.credited", {}, round.sheet.map((e, u) => `${this.units()[u]}: ${e.after}`).join(" · ")),
-      state.next_round ? page.nextRound(this.names(), "table.next_hand") : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
+      state.next_round ? nextRound(page, this.names(), "table.next_hand") : h("button.ok", { type: "button", onclick: () => { page.notice = null; page.render(); } }, t("table.ok")),
     );
   }
 
