@@ -1,6 +1,7 @@
 """The table page's choices in the browser, on real positions from the engine: a state is given
-to kozel/web/static/table.js as the server would send it, the test clicks like a player, and
-the move the page sends must be the legal move meant."""
+to kozel/web/static/table.js as the server would send it, the test clicks like a player (the
+hand and the move being chosen are hand.js's), and the move the page sends must be the legal
+move meant."""
 
 from __future__ import annotations
 
