@@ -413,6 +413,8 @@ export class TablePage {
     return { during: true, current };
   }
 
+  /** The clocks, four times a second: the seat to move's, an away player's seconds, and the
+   * countdowns to the next round and to the rematch's end. */
   tick() {
     if (this.state?.rematch?.status === "open" && this.main) {
       const secs = Math.ceil(Math.max(0, this.rematchDeadline - performance.now()) / 1000);
