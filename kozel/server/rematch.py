@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from kozel.server.table_commands import Command, RematchOver, Reply
+from kozel.server.table_commands import RematchOver, Reply, TablePart
 
 log = logging.getLogger("kozel.tables")
 
@@ -84,17 +84,8 @@ class RematchOffer:
         }
 
 
-class RematchTable(Protocol):
+class RematchTable(TablePart, Protocol):
     """What the rematch asks of its table."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def seats(self) -> list[dict[str, Any]]: ...
 
     @property
     def tournament_id(self) -> int | None: ...
@@ -103,12 +94,7 @@ class RematchTable(Protocol):
     def bots(self) -> Iterable[int]: ...
 
     @property
-    def queue(self) -> asyncio.Queue[Command | None]: ...
-
-    @property
     def on_rematch(self) -> Callable[[Any], Awaitable[int]] | None: ...
-
-    def people(self) -> list[int]: ...
 
     async def announce(
         self, kind: str, held: dict[str, Any], members: dict[str, Any] | None = None

@@ -23,7 +23,7 @@ import logging
 import secrets
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kozel.server.table_commands import Command, Reply, SeedsClosed
+from kozel.server.table_commands import Reply, SeedsClosed, TablePart
 from kozel.shuffle import (
     ALGORITHM,
     SEED_BYTES,
@@ -82,28 +82,14 @@ def shuffle_fields(server_seed: str, seeds: list[str | None], revealed: bool) ->
     }
 
 
-class SeedsTable(Protocol):
+class SeedsTable(TablePart, Protocol):
     """What the seeding asks of its table."""
-
-    @property
-    def id(self) -> int: ...
 
     @property
     def version(self) -> int: ...
 
     @property
-    def status(self) -> str: ...
-
-    @property
-    def seats(self) -> list[dict[str, Any]]: ...
-
-    @property
     def match(self) -> GameMatch: ...
-
-    @property
-    def queue(self) -> asyncio.Queue[Command | None]: ...
-
-    def people(self) -> list[int]: ...
 
     async def store(self, kind: str, data: dict[str, Any]) -> None: ...
 

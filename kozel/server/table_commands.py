@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from kozel.server.rematch import RematchOffer
@@ -23,6 +23,25 @@ class Reply:
     reason: str = ""
     """Why a move is ``illegal`` (IllegalMove's code), filled in by ``params``."""
     params: dict[str, str | int] = field(default_factory=dict)
+
+
+class TablePart(Protocol):
+    """What every part of a table that sends it commands asks of it (the seeding, the vote,
+    the rematch): which table, its status and seats, the people at it, and its queue."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def seats(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def queue(self) -> asyncio.Queue[Command | None]: ...
+
+    def people(self) -> list[int]: ...
 
 
 @dataclass

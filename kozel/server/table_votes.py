@@ -12,7 +12,7 @@ import time
 from typing import Any, Protocol
 
 from kozel.server.presence import SeatPresence
-from kozel.server.table_commands import Command, Presence, Reply
+from kozel.server.table_commands import Presence, Reply, TablePart
 
 log = logging.getLogger("kozel.tables")
 
@@ -20,25 +20,11 @@ REPLACEMENT = "expert"
 """The level of the computer player that takes a dropped seat."""
 
 
-class VotesTable(Protocol):
+class VotesTable(TablePart, Protocol):
     """What the vote asks of its table."""
 
     @property
-    def id(self) -> int: ...
-
-    @property
     def version(self) -> int: ...
-
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def seats(self) -> list[dict[str, Any]]: ...
-
-    @property
-    def queue(self) -> asyncio.Queue[Command | None]: ...
-
-    def people(self) -> list[int]: ...
 
     async def announce(
         self, kind: str, held: dict[str, Any], members: dict[str, Any] | None = None
