@@ -7,8 +7,20 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, false
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    false,
+    insert,
+    update,
+)
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -236,6 +248,29 @@ class RatingChange(Base):
     delta: Mapped[int] = mapped_column(Integer)
     rating: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+async def change_rating(
+    connection: AsyncConnection, user_id: int, delta: int, game_id: int, tournament_id: int | None
+) -> None:
+    """Move a player's rating by ``delta`` and keep the change in its history (after a rated
+    game, or a rated tournament's last game)."""
+    rating = await connection.scalar(
+        update(User)
+        .where(User.id == user_id)
+        .values(rating=User.rating + delta)
+        .returning(User.rating)
+    )
+    await connection.execute(
+        insert(RatingChange).values(
+            user_id=user_id,
+            game_id=game_id,
+            tournament_id=tournament_id,
+            delta=delta,
+            rating=rating,
+            at=now(),
+        )
+    )
 
 
 MIGRATIONS = Path(__file__).parent / "migrations"

@@ -8,10 +8,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import insert, update
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from kozel.server.db import Game, RatingChange, User, now
+from kozel.server.db import Game, change_rating, now
 
 if TYPE_CHECKING:
     from kozel.engine.game import GameMatch
@@ -64,18 +64,7 @@ async def finish_game(connection: AsyncConnection, table: FinishedTable, after: 
         for seat, info in enumerate(table.seats):
             if "user" not in info:
                 continue
-            delta = result.rating[seat]
-            rating = await connection.scalar(
-                update(User)
-                .where(User.id == info["user"])
-                .values(rating=User.rating + delta)
-                .returning(User.rating)
-            )
-            await connection.execute(
-                insert(RatingChange).values(
-                    user_id=info["user"], game_id=table.id, delta=delta, rating=rating, at=now()
-                )
-            )
+            await change_rating(connection, info["user"], result.rating[seat], table.id, None)
     await connection.execute(
         update(Game)
         .where(Game.id == table.id)

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from kozel.games import BYKOVO, replay_layout
 from kozel.layout.tournament import LIMITS, SEATS, Tournament, TournamentError, rating_gains
-from kozel.server.db import Game, GamePlayer, RatingChange, TournamentRow, User, now
+from kozel.server.db import Game, GamePlayer, TournamentRow, change_rating, now
 from kozel.server.seeds import seeded_server_seed
 
 _secure = random.SystemRandom()
@@ -208,26 +208,12 @@ async def _rate(connection: AsyncConnection, tournament: TournamentRow, t: Tourn
     last_game = await connection.scalar(
         select(Game.id).where(Game.tournament_id == tournament_id).order_by(Game.id.desc()).limit(1)
     )
+    assert last_game is not None  # its end is stored with its last game
     places = [s.place for s in t.standings()]
     for entrant, gain in zip(tournament.entrants, rating_gains(places), strict=True):
         if not gain:
             continue
-        rating = await connection.scalar(
-            update(User)
-            .where(User.id == entrant["user"])
-            .values(rating=User.rating + gain)
-            .returning(User.rating)
-        )
-        await connection.execute(
-            insert(RatingChange).values(
-                user_id=entrant["user"],
-                game_id=last_game,
-                tournament_id=tournament_id,
-                delta=gain,
-                rating=rating,
-                at=now(),
-            )
-        )
+        await change_rating(connection, entrant["user"], gain, last_game, tournament_id)
 
 
 async def finished_records(connection: AsyncConnection, tournament_id: int) -> list[dict[str, Any]]:
