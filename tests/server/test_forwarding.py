@@ -31,8 +31,8 @@ async def two_nodes(db_url: str) -> AsyncIterator[tuple[Club, Club]]:
         await a.stop()
 
 
-async def alice_to_move(a: Club) -> tuple[int, Any]:
-    """A table of alice (seat 0) and a computer player, run by ``a``, with alice to move."""
+async def stored_game(a: Club) -> Game:
+    """A stored game of alice (seat 0) and a computer player, owned by ``a``, not yet run."""
     rules = get_game("goat")
     async with a.sessions() as session, session.begin():
         row = Game(
@@ -47,6 +47,12 @@ async def alice_to_move(a: Club) -> tuple[int, Any]:
             fence=0,
         )
         session.add(row)
+    return row
+
+
+async def alice_to_move(a: Club) -> tuple[int, Any]:
+    """A table of alice (seat 0) and a computer player, run by ``a``, with alice to move."""
+    row = await stored_game(a)
     table = await a.claims.open_table(row)
     async with asyncio.timeout(30):
         while table.match.to_move != 0:
@@ -97,5 +103,27 @@ def test_a_database_outage_answers_a_forwarded_move_unavailable(db_url: str) -> 
                 assert (reply.ok, reply.code) == (False, "unavailable")
             finally:
                 b.ownership.owner_of = original  # type: ignore[method-assign]
+
+    asyncio.run(scenario())
+
+
+def test_a_socket_opened_while_its_table_is_being_claimed_waits_for_it(db_url: str) -> None:
+    """A request's game is stored before its table runs: the player polling the request saw
+    the game, opened its socket before the claim was done, and was closed with 1013 ("the
+    table is moving") by the process that owns the table. The owner waits for its claim and
+    answers."""
+
+    async def scenario() -> None:
+        async with two_nodes(db_url) as (a, _):
+            row = await stored_game(a)  # a's loop that claims its tables runs every 12 s
+
+            async def claim_later() -> None:
+                await asyncio.sleep(0.3)
+                await a.claims.claim_new(row.id)
+
+            claiming = asyncio.create_task(claim_later())
+            state = await a.relay.table_state(row.id, 0)
+            await claiming
+            assert (state["game"], state["you"]) == (row.id, 0)
 
     asyncio.run(scenario())

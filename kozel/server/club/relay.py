@@ -196,8 +196,8 @@ class Relay:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
             return {"error": "no_table"} if await self._over(game_id) else None
-        if owner == self.node:  # ours, being claimed right now
-            return None
+        if owner == self.node:  # ours, being claimed right now: answer once it is here
+            return await self.answer(request) if await self._claimed_here(game_id) else None
         self._owners[game_id] = owner
         answer = await self.forwarder.call(owner, request, self.services.settings.forward_timeout)
         if answer is None or "error" in answer:
@@ -211,6 +211,19 @@ class Relay:
             # or not any more (another took it over): the table is moving, it has not ended
             return None
         return answer
+
+    async def _claimed_here(self, game_id: int) -> bool:
+        """Wait, up to the forwarding timeout, for this node to run a table it owns. A game
+        is stored before it is claimed: a request that has just started shows its game a few
+        moments before the table runs here, and a player who opens its socket then would be
+        sent away to reconnect instead of waiting for it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.services.settings.forward_timeout
+        while game_id not in self.tables:
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
 
     async def _over(self, game_id: int) -> bool:
         async with self.services.sessions() as session:
