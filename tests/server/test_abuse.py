@@ -241,7 +241,7 @@ def test_a_burst_of_requests_from_one_address_is_limited(db_url: str) -> None:
 def test_one_address_cannot_hold_sockets_without_end(db_url: str) -> None:
     """Nothing limited the sockets of one client: at most 64 are open per address, lobby and
     tables together; the next is closed at once with code 1008 and the reason."""
-    running = RunningServer(Settings(db_url=db_url, sockets_per_address=64))
+    running = RunningServer(Settings(db_url=db_url, sockets_per_address=64, seed_seconds=0))
     alice = player(running)
     alice.guest()
     table = alice.post("/api/play/computer", {"game": "goat", "level": "random"}).json()
@@ -281,7 +281,7 @@ def test_a_player_keeps_only_so_many_requests_and_tables(db_url: str) -> None:
     """Open requests and live tables count together against a player's limit (read from the
     indexed players of each game, not from every live game's seats); another player's count
     is his own, and the player page lists the player's games."""
-    running = RunningServer(Settings(db_url=db_url, tables_per_player=2))
+    running = RunningServer(Settings(db_url=db_url, tables_per_player=2, seed_seconds=0))
     try:
         alice, bob = player(running), player(running)
         assert alice.register("alice").status_code == 200

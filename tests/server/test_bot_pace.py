@@ -19,7 +19,11 @@ def test_computer_players_wait_for_the_previous_move_to_be_seen(tmp_path: Path) 
     async def scenario() -> list[float]:
         club = Club(
             seeded(
-                Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", bot_delay_ms=PACE_MS)
+                Settings(
+                    db_url=f"sqlite+aiosqlite:///{tmp_path / 'club.db'}",
+                    bot_delay_ms=PACE_MS,
+                    seed_seconds=0,
+                )
             )
         )
         await club.start()

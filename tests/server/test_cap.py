@@ -28,7 +28,7 @@ def burst(players: list[Player], count: int) -> list[int]:
 
 
 def test_concurrent_requests_of_one_player_stop_at_the_limit(db_url: str) -> None:
-    running = RunningServer(Settings(db_url=db_url, tables_per_player=10))
+    running = RunningServer(Settings(db_url=db_url, tables_per_player=10, seed_seconds=0))
     try:
         guest = Player(running.url, running.ws)
         assert guest.guest().status_code == 200

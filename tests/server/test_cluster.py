@@ -493,6 +493,7 @@ def test_two_clubs_on_one_redis_hear_nothing_of_each_other(tmp_path: Path) -> No
                         db_url=f"sqlite+aiosqlite:///{tmp_path / name}.db",
                         pubsub_url=REDIS,
                         bot_delay_ms=0,
+                        seed_seconds=0,
                     )
                 )
             )

@@ -19,8 +19,12 @@ from tests.server.conftest import seeded
 @asynccontextmanager
 async def two_nodes(db_url: str) -> AsyncIterator[tuple[Club, Club]]:
     """Nodes ``a`` and ``b`` of one club that reach each other."""
-    a = Club(seeded(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0)))
-    b = Club(seeded(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0)))
+    a = Club(
+        seeded(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0))
+    )
+    b = Club(
+        seeded(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0))
+    )
     b.pubsub = a.pubsub
     await a.start()
     await b.start()

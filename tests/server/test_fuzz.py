@@ -71,6 +71,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
             min_seconds_per_move=1,
             bot_delay_ms=0,
             round_pause_seconds=0,
+            seed_seconds=0,
             guests_per_minute=100_000,
             registrations_per_minute=100_000,
             requests_per_minute=100_000,

@@ -34,6 +34,7 @@ def test_a_stall_of_the_server_is_not_charged_to_the_clock(tmp_path: Path) -> No
                     db_url=f"sqlite:///{tmp_path / 'club.db'}",
                     min_seconds_per_move=1,
                     bot_delay_ms=0,
+                    seed_seconds=0,
                 )
             )
         )
@@ -92,6 +93,7 @@ def test_the_clock_runs_from_when_the_state_has_gone_out(tmp_path: Path) -> None
                     db_url=f"sqlite:///{tmp_path / 'club.db'}",
                     min_seconds_per_move=1,
                     bot_delay_ms=0,
+                    seed_seconds=0,
                 )
             )
         )

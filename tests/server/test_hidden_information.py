@@ -268,7 +268,7 @@ async def play_one(
 async def play_many(
     db_url: str, games: list[tuple[str, dict[str, Any], list[str]]], inspect: Inspect
 ) -> Tally:
-    club = Club(seeded(Settings(db_url=db_url, bot_delay_ms=0)))
+    club = Club(seeded(Settings(db_url=db_url, bot_delay_ms=0, seed_seconds=0)))
     await club.start()
     tally = Tally()
     try:

@@ -121,6 +121,7 @@ def test_a_whole_game_through_redis(tmp_path: Path) -> None:
         pubsub_url=REDIS,
         bot_delay_ms=0,
         round_pause_seconds=0,
+        seed_seconds=0,
     )
     server = RunningServer(settings)
     try:
