@@ -56,8 +56,8 @@ def play_the_round(socks: list[ClientConnection]) -> list[dict[str, Any]]:
             if "shown" in message:
                 ends[s] = message
                 continue
-            view = message["view"]
-            if view["turn"] == s and view["legal_moves"]:
+            view = message.get("view")  # none before the first deal
+            if view and view["turn"] == s and view["legal_moves"]:
                 move = view["legal_moves"][0]
                 sock.send(json.dumps({"type": "move", "version": seen[s], "move": move}))
     return [end for end in ends if end is not None]
