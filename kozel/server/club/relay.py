@@ -196,7 +196,9 @@ class Relay:
         owner = self._owners.get(game_id) or await self.ownership.owner_of(game_id)
         if owner is None:
             return {"error": "no_table"} if await self._over(game_id) else None
-        if owner == self.node:  # ours, being claimed right now: answer once it is here
+        if owner == self.node:  # ours: over (its table closed), or being claimed right now
+            if await self._over(game_id):
+                return {"error": "no_table"}
             return await self.answer(request) if await self._claimed_here(game_id) else None
         self._owners[game_id] = owner
         answer = await self.forwarder.call(owner, request, self.services.settings.forward_timeout)
