@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 log = logging.getLogger("kozel.pubsub")
 
 
 class Subscription(Protocol):
+    direct: Callable[[str], bool] | None
+
     def __aiter__(self) -> AsyncIterator[str]: ...
 
 
@@ -37,26 +39,45 @@ class PubSub(Protocol):
     async def close(self) -> None: ...
 
 
-class _Queue:
+class Inbox:
+    """One local subscriber's messages, in order: handed straight to its socket when it has
+    said how (:attr:`direct`, a synchronous write that answers whether it took the message)
+    and nothing is waiting before them, else queued for the task that reads the inbox. A
+    ``None`` is the news that the connection to the pub/sub failed: the iteration raises
+    ``ConnectionError`` there."""
+
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1000)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
+        self.direct: Callable[[str], bool] | None = None
+        """Writes a message to the socket now; False when it cannot (the socket is closing,
+        or its buffer is full): the message then waits in the queue, and so do those after
+        it until the queue is empty again."""
+
+    def put(self, message: str | None) -> None:
+        direct = self.direct
+        if direct is not None and message is not None and self.queue.empty() and direct(message):
+            return  # the socket has it: no task woken for it
+        if self.queue.full():  # a reader that stopped reading loses old news, not the server
+            self.queue.get_nowait()
+        self.queue.put_nowait(message)
 
     async def __aiter__(self) -> AsyncIterator[str]:
         while True:
-            yield await self.queue.get()
+            message = await self.queue.get()
+            if message is None:
+                raise ConnectionError("the connection to the pub/sub was lost")
+            yield message
 
 
 class MemoryPubSub:
     """In-process fan-out: every subscriber of a channel gets every message, in order."""
 
     def __init__(self) -> None:
-        self.channels: dict[str, set[_Queue]] = {}
+        self.channels: dict[str, set[Inbox]] = {}
 
     async def publish(self, channel: str, message: str) -> None:
         for sub in list(self.channels.get(channel, ())):
-            if sub.queue.full():  # a reader that stopped reading loses old news, not the server
-                sub.queue.get_nowait()
-            sub.queue.put_nowait(message)
+            sub.put(message)
 
     async def publish_many(self, messages: list[tuple[str, str]]) -> None:
         for channel, message in messages:
@@ -64,7 +85,7 @@ class MemoryPubSub:
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
-        sub = _Queue()
+        sub = Inbox()
         self.channels.setdefault(channel, set()).add(sub)
         try:
             yield sub
@@ -82,26 +103,6 @@ class MemoryPubSub:
         self.channels.clear()
 
 
-class _Feed:
-    """One local subscriber of the shared Redis connection: its messages, in order, or the
-    news that the connection failed (its iteration then raises ``ConnectionError``)."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
-
-    def put(self, message: str | None) -> None:
-        if self.queue.full():  # a reader that stopped reading loses old news, not the server
-            self.queue.get_nowait()
-        self.queue.put_nowait(message)
-
-    async def __aiter__(self) -> AsyncIterator[str]:
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                raise ConnectionError("the connection to the pub/sub was lost")
-            yield message
-
-
 class _Listener:
     """The one connection on which a process subscribes to every channel its sockets (and
     its node channel) listen to, and the task that reads it and hands every message to the
@@ -110,7 +111,7 @@ class _Listener:
 
     def __init__(self, connection: Any) -> None:
         self.connection = connection
-        self.feeds: dict[str, set[_Feed]] = {}
+        self.feeds: dict[str, set[Inbox]] = {}
         self.alive = True
         self.task: asyncio.Task[None] | None = None
 
@@ -118,13 +119,13 @@ class _Listener:
         await self.connection.connect()
         self.task = asyncio.create_task(self._read(), name="pubsub-listener")
 
-    def add(self, channel: str, feed: _Feed) -> bool:
+    def add(self, channel: str, feed: Inbox) -> bool:
         """Count ``feed`` among the channel's subscribers; True when it is the first."""
         feeds = self.feeds.setdefault(channel, set())
         feeds.add(feed)
         return len(feeds) == 1
 
-    def remove(self, channel: str, feed: _Feed) -> bool:
+    def remove(self, channel: str, feed: Inbox) -> bool:
         """Forget ``feed``; True when the channel has no subscriber left here."""
         feeds = self.feeds.get(channel)
         if feeds is None:
@@ -238,7 +239,7 @@ class RedisPubSub:
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
         listener = await self._listening()
-        feed = _Feed()
+        feed = Inbox()
         try:
             if listener.add(channel, feed):
                 await listener.send("SUBSCRIBE", channel)

@@ -12,16 +12,18 @@ on connecting) is still compressed. Pass :func:`uvicorn_options` to ``uvicorn.ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
 )
 from websockets.frames import BINARY, TEXT, Frame
+from websockets.http11 import Request
 from websockets.typing import ExtensionParameter
 
 PLAIN_BELOW = 1024
@@ -60,12 +62,51 @@ class _Negotiation(ServerPerMessageDeflateFactory):
 
 class Protocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (websockets, sans-I/O) negotiating
-    :class:`SmallMessagesPlain` instead of plain permessage-deflate."""
+    :class:`SmallMessagesPlain` instead of plain permessage-deflate, and offering the
+    application a synchronous write (:meth:`send_now`, found in the scope as
+    :data:`SCOPE_KEY`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [_Negotiation()]
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if not self.close_sent:  # accepted: the application's task has its scope, not run yet
+            self.scope[SCOPE_KEY] = self.send_now  # type: ignore[literal-required]
+
+    def send_now(self, text: str) -> bool:
+        """Write a text message to the client now, as the ASGI ``websocket.send`` would,
+        without a task or an await; False (nothing written) when that would have to wait
+        (the transport's buffer is full) or cannot be done (not open, closing, gone)."""
+        if (
+            self.disconnected
+            or self.close_sent
+            or not self.handshake_complete
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+
+SCOPE_KEY = "kozel.send_now"
+"""The scope's key of a socket's synchronous write (:meth:`Protocol.send_now`), when the
+server runs :class:`Protocol`."""
+
+
+def direct_writer(scope: Mapping[str, Any]) -> Callable[[str], bool] | None:
+    """The socket's synchronous write, or ``None`` when its server offers none (another
+    uvicorn protocol, a test client)."""
+    send: Callable[[str], bool] | None = scope.get(SCOPE_KEY)
+    return send
 
 
 def uvicorn_options() -> dict[str, Any]:

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kozel.games import replay_layout
-from kozel.server.pubsub import MemoryPubSub, PubSub, RedisPubSub, make_pubsub
+from kozel.server.pubsub import Inbox, MemoryPubSub, PubSub, RedisPubSub, make_pubsub
 from kozel.server.settings import Settings
 from tests.server.client import Player, play_to_the_end
 from tests.server.conftest import RunningServer
@@ -47,6 +49,56 @@ def test_memory_fan_out_keeps_order_and_channels_apart() -> None:
 @needs_redis
 def test_redis_fan_out_keeps_order_and_channels_apart() -> None:
     assert asyncio.run(_round_trip(RedisPubSub(REDIS))) == ["one", "two", "three"]
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=30))
+def test_an_inbox_writes_directly_only_what_nothing_waits_before(
+    steps: list[tuple[bool, bool]],
+) -> None:
+    """Messages go straight to the socket while it takes them and none waits in the queue;
+    the ones it refuses (a full buffer) and every one after them wait for the reading task
+    until the queue is empty again. Whatever the socket refuses and whenever the task reads,
+    the client gets every message once, in order. Each step publishes a message, with the
+    socket taking direct writes or not, and then lets the task read one, or not."""
+    inbox, written = Inbox(), []
+    taking = True
+
+    def direct(message: str) -> bool:
+        if taking:
+            written.append(message)
+        return taking
+
+    inbox.direct = direct
+    for number, (takes, read) in enumerate(steps):
+        taking = takes
+        inbox.put(str(number))
+        if read and not inbox.queue.empty():
+            message = inbox.queue.get_nowait()
+            assert message is not None
+            written.append(message)  # the task sends it
+    while not inbox.queue.empty():
+        message = inbox.queue.get_nowait()
+        assert message is not None
+        written.append(message)
+    assert written == [str(n) for n in range(len(steps))]
+
+
+def test_a_lost_connection_is_never_written_as_a_message() -> None:
+    """The news that the pub/sub connection failed (``None``) always goes through the
+    queue, so that the reading task raises and closes the socket."""
+
+    async def scenario() -> str:
+        inbox = Inbox()
+        inbox.direct = lambda message: True
+        inbox.put(None)
+        try:
+            async for _ in inbox:
+                return "a message"
+        except ConnectionError:
+            return "raised"
+        return "ended"
+
+    assert asyncio.run(scenario()) == "raised"
 
 
 @needs_redis

@@ -1,8 +1,9 @@
 """The club's WebSockets: the lobby's feed and chat, a table's seats and spectators, a
 tournament's page, a link's page. Each subscribes to its channel first, then sends the
-snapshot, then every message published on it, so nothing is lost in between; every failure
-a client can cause is answered with ``{"type": "error", "code", "message"}`` and changes
-nothing (docs/protocol.md §6)."""
+snapshot, then every message published on it, so nothing is lost in between (once the
+snapshot is out, the publisher writes each message to the socket itself,
+:class:`~kozel.server.pubsub.Inbox`); every failure a client can cause is answered with
+``{"type": "error", "code", "message"}`` and changes nothing (docs/protocol.md §6)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from kozel.server.table_commands import Reply
 from kozel.server.tables import seat_channel
 from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate
 from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
+from kozel.server.wire import direct_writer
 
 LOGGED_OUT = 4401
 """The close code of a table socket whose session logged out."""
@@ -111,6 +113,10 @@ async def forward(
             await websocket.send_text(await convert(first) if convert else first)
             if sent is not None:
                 sent.set()
+            if convert is None:
+                # from now on the publisher writes each message to the socket itself, unless
+                # some wait in the inbox (a full buffer): then this task sends them in order
+                sub.direct = direct_writer(websocket.scope)
             async for message in sub:
                 await websocket.send_text(await convert(message) if convert else message)
     except (WebSocketDisconnect, RuntimeError):
