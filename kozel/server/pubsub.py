@@ -55,8 +55,12 @@ class Inbox:
 
     def put(self, message: str | None) -> None:
         direct = self.direct
-        if direct is not None and message is not None and self.queue.empty() and direct(message):
-            return  # the socket has it: no task woken for it
+        if direct is not None and message is not None and self.queue.empty():
+            try:
+                if direct(message):
+                    return  # the socket has it: no task woken for it
+            except Exception:  # one socket's failure is not the publisher's: its task retries
+                log.exception("writing a message to a socket failed")
         if self.queue.full():  # a reader that stopped reading loses old news, not the server
             self.queue.get_nowait()
         self.queue.put_nowait(message)
