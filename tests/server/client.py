@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import weakref
 from typing import Any
@@ -12,10 +13,25 @@ from websockets.sync.client import ClientConnection, connect
 
 from kozel import patch
 
+LOCAL_TLS = ssl.create_default_context()
+"""The one TLS context of the tests' HTTP clients. They speak plain HTTP to 127.0.0.1, yet
+httpx builds a context for every client it makes (``httpx.get`` makes one a call) and loads
+the system's certificate authorities into it: 18 ms of CPU each time, a minute of the suite."""
+
+
+def http_get(url: str, **options: Any) -> httpx.Response:
+    """``httpx.get`` with the tests' one TLS context (:data:`LOCAL_TLS`)."""
+    return httpx.get(url, verify=LOCAL_TLS, **options)
+
+
+def http_post(url: str, **options: Any) -> httpx.Response:
+    """``httpx.post`` with the tests' one TLS context (:data:`LOCAL_TLS`)."""
+    return httpx.post(url, verify=LOCAL_TLS, **options)
+
 
 class Player:
     def __init__(self, base: str, ws: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=30)
+        self.http = httpx.Client(base_url=base, timeout=30, verify=LOCAL_TLS)
         self.ws = ws
         self.csrf = ""
         self.name = ""

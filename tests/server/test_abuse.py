@@ -19,7 +19,7 @@ from kozel.cli import app
 from kozel.server import auth
 from kozel.server.club import Club
 from kozel.server.settings import Settings, database_url
-from tests.server.client import Player, receive
+from tests.server.client import Player, http_get, http_post, receive
 from tests.server.conftest import RunningServer, seeded
 
 
@@ -34,7 +34,7 @@ def test_a_cyrillic_name_logs_in_in_any_case_and_is_one_account(server: RunningS
     assert player(server).login("алиса").status_code == 200
     assert player(server).login("АЛИСА").status_code == 200
     assert player(server).register("алиса").status_code == 409
-    assert httpx.get(server.url + "/api/players/алиса").status_code == 200
+    assert http_get(server.url + "/api/players/алиса").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -64,19 +64,19 @@ def test_a_page_of_another_site_cannot_sign_the_victim_in_as_a_guest(
     """A cross-site POST /api/auth/guest replaced the victim's session; every state-changing
     request from another site's page is refused before anything happens."""
     evil = {"Origin": "https://evil.example"}
-    response = httpx.post(server.url + "/api/auth/guest", headers=evil)
+    response = http_post(server.url + "/api/auth/guest", headers=evil)
     assert response.status_code == 403 and "set-cookie" not in response.headers
     for path in ("/api/auth/register", "/api/auth/login"):
         body = {"name": "mallory", "password": "correct horse"}
-        assert httpx.post(server.url + path, json=body, headers=evil).status_code == 403
+        assert http_post(server.url + path, json=body, headers=evil).status_code == 403
     own = {"Origin": server.url}
-    assert httpx.post(server.url + "/api/auth/guest", headers=own).status_code == 200
+    assert http_post(server.url + "/api/auth/guest", headers=own).status_code == 200
 
 
 def test_a_huge_body_is_refused_before_it_is_read(server: RunningServer) -> None:
     """A 50 MB log-in body was read in full: the length is checked first."""
     big = b'{"name": "' + b"a" * 50_000_000 + b'"}'
-    response = httpx.post(
+    response = http_post(
         server.url + "/api/auth/login",
         content=big,
         headers={"Content-Type": "application/json"},
@@ -226,14 +226,14 @@ def test_a_burst_of_requests_from_one_address_is_limited(db_url: str) -> None:
         assert codes.count(200) == 30 and codes.count(429) == 470
         refused = {a.json()["detail"] for a in answers if a.status_code == 429}
         assert refused == {"too many new requests from your address: wait a minute"}
-        listed = httpx.get(running.url + "/api/requests").json()
+        listed = http_get(running.url + "/api/requests").json()
         assert sorted(r["id"] for r in listed) == sorted(
             a.json()["id"] for a in answers if a.status_code == 200
         )
         # the computer's and a person's tables count against the same limit
         for path in ("/api/play/computer", "/api/play/person"):
             assert guests[0].post(path, {"game": "goat"}).status_code == 429
-        assert len(httpx.get(running.url + "/api/requests").json()) == 30
+        assert len(http_get(running.url + "/api/requests").json()) == 30
     finally:
         running.stop()
 
@@ -298,7 +298,7 @@ def test_a_player_keeps_only_so_many_requests_and_tables(db_url: str) -> None:
         assert bob.post("/api/play/computer", {"game": "goat"}).status_code == 200
         assert alice.post(f"/api/requests/{request_id.json()['id']}/cancel").status_code == 200
         assert alice.post("/api/play/computer", {"game": "goat"}).status_code == 200
-        page = httpx.get(running.url + "/api/players/alice").json()
+        page = http_get(running.url + "/api/players/alice").json()
         assert game_id in [g["id"] for g in page["games"]]
         assert len(page["games"]) == 2
     finally:

@@ -6,10 +6,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import httpx
-
 from kozel.server.settings import Settings
-from tests.server.client import Player
+from tests.server.client import Player, http_get
 from tests.server.conftest import RunningServer
 from tests.server.test_restart import Server
 
@@ -34,7 +32,7 @@ def test_concurrent_requests_of_one_player_stop_at_the_limit(db_url: str) -> Non
         assert guest.guest().status_code == 200
         codes = burst([guest], 27)
         assert (codes.count(200), codes.count(429)) == (10, 17), codes
-        mine = [r for r in httpx.get(running.url + "/api/requests").json()]
+        mine = [r for r in http_get(running.url + "/api/requests").json()]
         assert len(mine) == 10
     finally:
         running.stop()
@@ -57,7 +55,7 @@ def test_the_limit_holds_across_three_processes(postgres_url: str, tmp_path: Pat
             sessions.append(same)
         codes = burst(sessions, 27)
         assert (codes.count(200), codes.count(429)) == (10, 17), codes
-        assert len(httpx.get(servers[1].url + "/api/requests").json()) == 10
+        assert len(http_get(servers[1].url + "/api/requests").json()) == 10
     finally:
         for server in servers:
             server.kill()

@@ -9,13 +9,12 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from kozel.server.settings import Settings
-from tests.server.client import Player, receive
+from tests.server.client import Player, http_get, receive
 from tests.server.conftest import RunningServer
 
 PER_MINUTE = 4
@@ -93,9 +92,9 @@ def test_a_table_chats_and_only_that_table_hears_it(club: RunningServer) -> None
         say(w, "I am only watching")
         assert next_of(w, "error")["code"] == "chat_watchers"
         assert nothing_said(a)
-    history = httpx.get(f"{club.url}/api/games/{game}/chat").json()
+    history = http_get(f"{club.url}/api/games/{game}/chat").json()
     assert [(h["name"], h["text"]) for h in history] == [("alice", "good luck <b>all</b>")]
-    assert httpx.get(f"{club.url}/api/games/{other}/chat").json() == []
+    assert http_get(f"{club.url}/api/games/{other}/chat").json() == []
 
 
 def test_chat_lines_are_checked_and_limited(club: RunningServer) -> None:
@@ -132,7 +131,7 @@ def test_the_lobby_chats_among_signed_in_players(club: RunningServer) -> None:
         say(nobody, "hello")
         assert next_of(nobody, "error")["code"] == "sign_in"
         assert nothing_said(a)
-    assert [h["text"] for h in httpx.get(f"{club.url}/api/chat").json()] == [
+    assert [h["text"] for h in http_get(f"{club.url}/api/chat").json()] == [
         "anyone for a game of Goat?"
     ]
 

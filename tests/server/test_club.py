@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 from websockets.sync.client import ClientConnection
 
 from kozel.games import replay_layout
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
 
@@ -18,8 +17,8 @@ def player(server: RunningServer) -> Player:
 
 
 def test_health_and_openapi(server: RunningServer) -> None:
-    assert httpx.get(server.url + "/api/health").json()["status"] == "ok"
-    schema = httpx.get(server.url + "/openapi.json").json()
+    assert http_get(server.url + "/api/health").json()["status"] == "ok"
+    schema = http_get(server.url + "/openapi.json").json()
     assert "/api/requests" in schema["paths"]
 
 
@@ -45,9 +44,9 @@ def test_accounts(server: RunningServer) -> None:
 
 def test_unknown_addresses(server: RunningServer) -> None:
     """A person's unknown page is the client's own 404 page; the API's is a coded refusal."""
-    page = httpx.get(server.url + "/nope")
+    page = http_get(server.url + "/nope")
     assert page.status_code == 404 and "text/html" in page.headers["content-type"]
-    api = httpx.get(server.url + "/api/nope")
+    api = http_get(server.url + "/api/nope")
     assert api.status_code == 404 and api.json()["code"] == "not_found"
 
 
@@ -81,7 +80,7 @@ def test_lobby_join_leave_cancel(server: RunningServer) -> None:
     bob.register("bob")
     request = alice.post("/api/requests", {"game": "donkey", "options": {"players": 3}}).json()
     assert request["status"] == "open" and request["seats"][1] is None
-    listed = httpx.get(server.url + "/api/requests").json()
+    listed = http_get(server.url + "/api/requests").json()
     assert [r["id"] for r in listed] == [request["id"]]
     joined = bob.post(f"/api/requests/{request['id']}/join").json()
     assert joined["seats"][1]["name"] == "bob"
@@ -89,9 +88,9 @@ def test_lobby_join_leave_cancel(server: RunningServer) -> None:
     assert bob.post(f"/api/requests/{request['id']}/cancel").status_code == 403
     assert bob.post(f"/api/requests/{request['id']}/leave").json()["seats"][1] is None
     assert alice.post(f"/api/requests/{request['id']}/cancel").json()["status"] == "cancelled"
-    assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["status"] == "cancelled"
-    assert httpx.get(f"{server.url}/api/requests/999").status_code == 404
-    assert httpx.get(server.url + "/api/requests").json() == []
+    assert http_get(f"{server.url}/api/requests/{request['id']}").json()["status"] == "cancelled"
+    assert http_get(f"{server.url}/api/requests/999").status_code == 404
+    assert http_get(server.url + "/api/requests").json() == []
 
 
 def play_all_to_the_end(sockets: list[ClientConnection]) -> list[dict[str, Any]]:
@@ -116,7 +115,7 @@ def test_two_people_play_a_rated_game_to_the_end(server: RunningServer) -> None:
         final, other = play_all_to_the_end([a, b])
     assert final["status"] == "finished" and final["rated"]
     assert other["version"] == final["version"]
-    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    record = http_get(f"{server.url}/api/games/{game_id}/record").json()
     replayed = replay_layout(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
     assert record["result"]["rating"] == rating
@@ -124,11 +123,11 @@ def test_two_people_play_a_rated_game_to_the_end(server: RunningServer) -> None:
     losers = record["result"]["losers"]
     assert losers and all((r == 0) == (s in losers) for s, r in enumerate(rating))
     for seat, name in enumerate(["alice", "bob"]):
-        page = httpx.get(f"{server.url}/api/players/{name}").json()
+        page = http_get(f"{server.url}/api/players/{name}").json()
         assert page["rating"] == rating[seat]
         assert [h["game"] for h in page["history"]] == [game_id]
         assert [(g["id"], g["rated"]) for g in page["games"]] == [(game_id, True)]
-    board = httpx.get(server.url + "/api/leaderboard").json()
+    board = http_get(server.url + "/api/leaderboard").json()
     assert sorted((row["rating"], row["name"]) for row in board) == sorted(
         zip(rating, ["alice", "bob"], strict=True)
     )
@@ -150,7 +149,7 @@ def test_two_people_and_two_bots_play_an_unrated_game_to_the_end(server: Running
         final, other = play_all_to_the_end([a, b])
     assert final["status"] == "finished" and other["version"] == final["version"]
     assert not final["rated"]
-    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    record = http_get(f"{server.url}/api/games/{game_id}/record").json()
     assert record["seats"] == ["alice", "bob", "bot:greedy", "bot:random"]
     # the sheet every state carried is the record's, round by round
     public = ("end", "counts", "sheet", "eggs")
@@ -159,17 +158,17 @@ def test_two_people_and_two_bots_play_an_unrated_game_to_the_end(server: Running
     ]
     # and what the client says of each round (Sea Goat's hundred, instant ends: none in Goat)
     assert all(r["hundred"] == -1 and r["decided_by"] is None for r in final["rounds"])
-    assert httpx.get(f"{server.url}/api/requests/{request['id']}").json()["game_id"] == game_id
+    assert http_get(f"{server.url}/api/requests/{request['id']}").json()["game_id"] == game_id
     replayed = replay_layout(json.loads(json.dumps(record)))
     rating = replayed.result.rating if replayed.result else []
     assert record["result"]["rating"] == rating  # what a rated game would have given
     for name in ["alice", "bob"]:
-        page = httpx.get(f"{server.url}/api/players/{name}").json()
+        page = http_get(f"{server.url}/api/players/{name}").json()
         assert page["rating"] == 0 and page["history"] == []
         assert [(g["id"], g["status"], g["seats"], g["rated"]) for g in page["games"]] == [
             (game_id, "finished", record["seats"], False)
         ]
-    board = httpx.get(server.url + "/api/leaderboard").json()
+    board = http_get(server.url + "/api/leaderboard").json()
     assert sorted((row["name"], row["rating"]) for row in board) == [("alice", 0), ("bob", 0)]
 
 
@@ -248,10 +247,10 @@ def test_a_player_who_lets_the_clock_run_out_is_eliminated(server: RunningServer
     assert clocks and all(0 <= c["remaining_ms"] <= 1000 for c in clocks)
     assert state["status"] == "interrupted"
     assert state["result"]["timeout"] == 0 and state["result"]["losers"] == []
-    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    record = http_get(f"{server.url}/api/games/{game_id}/record").json()
     assert record["rounds"][-1]["end"] == {"kind": "timeout", "seat": 0}
     replay_layout(record)
-    assert httpx.get(f"{server.url}/api/players/alice").json()["rating"] == 0
+    assert http_get(f"{server.url}/api/players/alice").json()["rating"] == 0
 
 
 def unlinked(request: dict[str, Any]) -> dict[str, Any]:
@@ -281,10 +280,10 @@ def test_the_lobby_is_live_and_people_are_paired(server: RunningServer) -> None:
         paired = bob.post("/api/play/person", wanted).json()
         assert paired["id"] == waiting["id"] and paired["status"] == "started"
         assert receive(lobby) == {"type": "lobby", "version": 4, "request": unlinked(paired)}
-    game = httpx.get(f"{server.url}/api/games/{paired['game_id']}").json()
+    game = http_get(f"{server.url}/api/games/{paired['game_id']}").json()
     assert [s["name"] for s in game["seats"]] == ["alice", "bob"]
-    assert httpx.get(f"{server.url}/api/games/{paired['game_id']}/record").status_code == 409
-    assert httpx.get(f"{server.url}/api/games/999").status_code == 404
+    assert http_get(f"{server.url}/api/games/{paired['game_id']}/record").status_code == 409
+    assert http_get(f"{server.url}/api/games/999").status_code == 404
 
 
 def test_play_with_a_person_never_leaves_two_waiting_for_the_same_game(
@@ -310,7 +309,7 @@ def test_play_with_a_person_never_leaves_two_waiting_for_the_same_game(
     assert {a["id"] for a in answers} == {first["id"]}
     started = alice.http.get(f"/api/requests/{first['id']}").json()
     assert started["status"] == "started" and started["game_id"]
-    assert httpx.get(f"{server.url}/api/requests").json() == []
+    assert http_get(f"{server.url}/api/requests").json() == []
     # two people press at the same moment, nobody waiting before them: one game, not two
     # requests (a few times over: the race is a matter of timing)
     for seconds in (46, 47, 48):
@@ -323,7 +322,7 @@ def test_play_with_a_person_never_leaves_two_waiting_for_the_same_game(
             thread.join(10)
         ids = {out[0].json()["id"] for _, out in threads}
         assert len(ids) == 1, f"two requests for one wish: {ids}"
-    assert httpx.get(f"{server.url}/api/requests").json() == []
+    assert http_get(f"{server.url}/api/requests").json() == []
 
 
 def test_play_with_the_computer_in_one_click(server: RunningServer) -> None:
@@ -339,5 +338,5 @@ def test_play_with_the_computer_in_one_click(server: RunningServer) -> None:
     with guest.socket(table["game_id"]) as sock:
         final = play_to_the_end(sock)
     assert final["status"] == "finished" and final["result"]["losers"]
-    record = httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json()
+    record = http_get(f"{server.url}/api/games/{table['game_id']}/record").json()
     replay_layout(record)

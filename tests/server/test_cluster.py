@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import select, update
 from websockets.exceptions import ConnectionClosed
@@ -38,7 +37,7 @@ from kozel.server.db import Game, GameEvent, Node, User, make_engine
 from kozel.server.pubsub import RedisPubSub
 from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import seeded
 from tests.server.test_restart import Server, free_port
 
@@ -100,7 +99,7 @@ def test_a_player_on_either_process_plays_at_the_other_process_table(
         thread.join(timeout=60)
     assert final_b["status"] == out[0]["status"] == "finished"
     assert out[0]["version"] == final_b["version"]
-    replay_layout(httpx.get(f"{a.url}/api/games/{game_id}/record").json())
+    replay_layout(http_get(f"{a.url}/api/games/{game_id}/record").json())
 
 
 def test_a_dead_owner_is_taken_over_and_not_taken_back(
@@ -135,7 +134,7 @@ def test_a_dead_owner_is_taken_over_and_not_taken_back(
     with alice.socket(game_id) as sock:
         assert timeless(receive(sock)) == timeless(final)
     assert owners(a, alice) == {}  # finished: no owner needed any more
-    record = httpx.get(f"{a.url}/api/games/{game_id}/record").json()
+    record = http_get(f"{a.url}/api/games/{game_id}/record").json()
     replay_layout(json.loads(json.dumps(record)))
     mine = [
         {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
@@ -538,7 +537,7 @@ def test_redis_down_is_reported_and_refused_before_saving(tmp_path: Path) -> Non
     )
     server.start(require_ok=False)
     try:
-        health = httpx.get(server.url + "/api/health")
+        health = http_get(server.url + "/api/health")
         assert health.status_code == 503
         assert health.json()["status"] == "degraded" and health.json()["missing"] == ["pubsub"]
         alice = Player(server.url, server.ws)
@@ -547,8 +546,8 @@ def test_redis_down_is_reported_and_refused_before_saving(tmp_path: Path) -> Non
         refused = alice.post("/api/play/computer", game)
         assert refused.status_code == 503 and "message service" in refused.json()["detail"]
         assert alice.post("/api/requests", {"game": "goat"}).status_code == 503
-        assert httpx.get(server.url + "/api/requests").json() == []
-        assert httpx.get(server.url + "/api/players/alice").json()["games"] == []
+        assert http_get(server.url + "/api/requests").json() == []
+        assert http_get(server.url + "/api/players/alice").json()["games"] == []
         with connect(f"{server.ws}/ws/lobby") as sock, pytest.raises(ConnectionClosed) as closed:
             sock.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
@@ -585,7 +584,7 @@ def test_redis_going_away_closes_sockets_with_a_reason(tmp_path: Path) -> None:
                 while True:
                     sock.recv(timeout=30)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
-        assert httpx.get(server.url + "/api/health").status_code == 503
+        assert http_get(server.url + "/api/health").status_code == 503
     finally:
         server.kill()
         with contextlib.suppress(ProcessLookupError):
@@ -649,7 +648,7 @@ def test_only_administrators_see_who_owns_what(tmp_path: Path) -> None:
         root.register("root")
         assert guest.http.get("/api/admin/tables").status_code == 403
         assert player.http.get("/api/admin/tables").status_code == 403
-        assert httpx.get(server.url + "/api/admin/tables").status_code == 401
+        assert http_get(server.url + "/api/admin/tables").status_code == 401
         assert not player.http.get("/api/me").json()["admin"]
         assert root.http.get("/api/me").json()["admin"]
         game_id = player.post(

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server.client import Player
+from tests.server.client import Player, http_get, http_post
 from tests.server.guide import Place, admin_command, blocks, serve_commands, unit_command
 from tests.server.test_restart import free_port
 
@@ -33,7 +33,7 @@ def running(command: list[str], directory: Path, port: int) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while True:
             with contextlib.suppress(httpx.TransportError):
-                if httpx.get(url + "/api/health", timeout=5).status_code == 200:
+                if http_get(url + "/api/health", timeout=5).status_code == 200:
                     break
             assert proc.poll() is None, (directory / f"{port}.log").read_text()
             assert time.monotonic() < deadline, "the process did not start"
@@ -61,10 +61,10 @@ def test_the_unit_files_command_line_serves_the_club(place: Place, tmp_path: Pat
     command = unit_command(place, port)
     assert command[1:3] == ["serve", "--port"] and "--admin" not in command
     with running(command, tmp_path, port) as url:
-        health = httpx.get(url + "/api/health").json()
+        health = http_get(url + "/api/health").json()
         assert (health["status"], health["node"]) == ("ok", f"web-{port}")
         # --secure-cookies: the session cookie is marked Secure
-        answer = httpx.post(url + "/api/auth/guest")
+        answer = http_post(url + "/api/auth/guest")
         assert all("secure" in c.lower() for c in answer.headers.get_list("set-cookie"))
 
 

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, assume, given, settings
@@ -34,7 +33,7 @@ from kozel.engine.errors import RecordError
 from kozel.layout.notation import parse_move
 from kozel.server.app import create_app
 from kozel.server.settings import Settings
-from tests.server.client import Player, receive
+from tests.server.client import Player, http_get, http_post, receive
 from tests.server.conftest import RunningServer
 
 HTTP_EXAMPLES = 30
@@ -94,10 +93,10 @@ class Session:
 
     def ensure(self) -> tuple[str, str]:
         if self.token:
-            me = httpx.get(f"{self.club.url}/api/me", cookies={"kozel_session": self.token})
+            me = http_get(f"{self.club.url}/api/me", cookies={"kozel_session": self.token})
             if me.status_code == 200:
                 return self.token, self.csrf
-        response = httpx.post(f"{self.club.url}/api/auth/guest")
+        response = http_post(f"{self.club.url}/api/auth/guest")
         assert response.status_code == 200
         self.token, self.csrf = response.cookies["kozel_session"], response.json()["csrf"]
         return self.token, self.csrf
@@ -140,11 +139,11 @@ def test_http_signed_in(case: Case[Any], club: RunningServer, session: Session) 
 
 
 def test_validation_errors_match_the_published_schema(club: RunningServer) -> None:
-    published = httpx.get(f"{club.url}/openapi.json").json()
+    published = http_get(f"{club.url}/openapi.json").json()
     answer_schema = published["paths"]["/api/games/{game_id}"]["get"]["responses"]["422"]
     ref = answer_schema["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
     detail = published["components"]["schemas"][ref]["properties"]["detail"]
-    answer = httpx.get(f"{club.url}/api/games/not-a-number")
+    answer = http_get(f"{club.url}/api/games/not-a-number")
     assert answer.status_code == 422
     assert detail["type"] == "string" and isinstance(answer.json()["detail"], str)
 
@@ -157,7 +156,7 @@ def test_ids_beyond_the_database_range_are_not_found(club: RunningServer) -> Non
         "/api/games/-9223372036854775809/record",
     ]
     for path in paths:
-        assert httpx.get(club.url + path).status_code in (404, 422), path
+        assert http_get(club.url + path).status_code in (404, 422), path
 
 
 # --- the table WebSocket -------------------------------------------------------------------------

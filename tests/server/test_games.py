@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
 from kozel.games import get_game, replay_layout
 from kozel.layout.rules import Ruleset
 from kozel.layout.views import view_for
 from kozel.server.offer import CLUB_GAMES
-from tests.server.client import Player, play_to_the_end, receive
+from tests.server.client import Player, http_get, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
 RACES = ["draw", "block", "classic", "sea_goat"]
@@ -37,7 +36,7 @@ def player(server: RunningServer) -> Player:
 
 
 def test_the_rules_describe_every_game_for_a_client(server: RunningServer) -> None:
-    listed = httpx.get(server.url + "/api/rules").json()
+    listed = http_get(server.url + "/api/rules").json()
     assert [g["id"] for g in listed] == list(CLUB_GAMES)
     for game in listed:
         rules = get_game(game["id"])

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from tests.server.client import Player, receive
+from tests.server.client import Player, http_get, receive
 from tests.server.conftest import RunningServer
 
 TEAMS = {"game": "goat", "options": {"players": 4, "teams": True}, "rated": False}
@@ -43,7 +43,7 @@ def test_a_private_request_is_joined_by_its_link_only(server: RunningServer) -> 
         code = request["code"]
         assert request["private"] and len(code) >= 16
         # the lobby hears of it neither in its list nor as a change
-        assert all(r["id"] != request["id"] for r in httpx.get(server.url + "/api/requests").json())
+        assert all(r["id"] != request["id"] for r in http_get(server.url + "/api/requests").json())
         lobby.send(json.dumps({"type": "sync"}))
         snapshot = receive(lobby)
         assert snapshot["version"] == before and snapshot["requests"] == []
@@ -52,7 +52,7 @@ def test_a_private_request_is_joined_by_its_link_only(server: RunningServer) -> 
     refused(eve.post(f"/api/requests/{request['id']}/join"), 404, "no_request")
     assert ok(alice.http.get(f"/api/requests/{request['id']}"))["code"] == code
     # the link says who invites, to what game and house rules, and who sits where
-    invite = ok(httpx.get(f"{server.url}/api/invites/{code}"))
+    invite = ok(http_get(f"{server.url}/api/invites/{code}"))
     assert invite["seats"][0]["name"] == "alice" and invite["options"]["teams"] is True
     assert invite["status"] == "open" and invite["game"] == "goat"
     # a friend takes the seat across from alice: her partner
@@ -60,7 +60,7 @@ def test_a_private_request_is_joined_by_its_link_only(server: RunningServer) -> 
     assert joined["seats"][2]["name"] == "bobby" and joined["seats"][1] is None
     refused(eve.post(f"/api/invites/{code}/join", {"seat": 2}), 409, "seat_taken")
     refused(eve.post(f"/api/invites/{code}/join", {"seat": 4}), 422, "no_seat")
-    refused(httpx.get(f"{server.url}/api/invites/nosuchcode"), 404, "no_invite")
+    refused(http_get(f"{server.url}/api/invites/nosuchcode"), 404, "no_invite")
     mine = ok(bob.http.get("/api/me/requests"))
     assert [r["code"] for r in mine] == [code]
 
@@ -71,14 +71,14 @@ def test_a_link_says_the_table_started_or_was_cancelled(server: RunningServer) -
     started = ok(alice.post("/api/requests", two))
     game = ok(bob.post(f"/api/invites/{started['code']}/join"))
     assert game["status"] == "started" and game["game_id"]
-    invite = ok(httpx.get(f"{server.url}/api/invites/{started['code']}"))
+    invite = ok(http_get(f"{server.url}/api/invites/{started['code']}"))
     assert invite["status"] == "started" and invite["game_id"] == game["game_id"]
     refused(bob.post(f"/api/invites/{started['code']}/join"), 409, "request_started")
 
     cancelled = ok(alice.post("/api/requests", two))
     refused(bob.post(f"/api/requests/{cancelled['id']}/cancel"), 403, "not_yours")
     ok(alice.post(f"/api/requests/{cancelled['id']}/cancel"))
-    invite = ok(httpx.get(f"{server.url}/api/invites/{cancelled['code']}"))
+    invite = ok(http_get(f"{server.url}/api/invites/{cancelled['code']}"))
     assert invite["status"] == "cancelled"
     refused(bob.post(f"/api/invites/{cancelled['code']}/join"), 409, "request_cancelled")
 
@@ -100,7 +100,7 @@ def test_the_creator_keeps_seats_for_a_player_and_for_the_link(server: RunningSe
     rid, code = request["id"], request["code"]
     assert request["seats"][2] == {"reserved": "bobby"} and request["seats"][3] == {"link": True}
     # the lobby lists the request with its kept seats, never its link
-    listed = next(r for r in httpx.get(server.url + "/api/requests").json() if r["id"] == rid)
+    listed = next(r for r in http_get(server.url + "/api/requests").json() if r["id"] == rid)
     assert "code" not in listed and listed["seats"][3] == {"link": True}
     refused(carol.post(f"/api/requests/{rid}/join", {"seat": 2}), 409, "seat_reserved")
     refused(carol.post(f"/api/requests/{rid}/join", {"seat": 3}), 409, "seat_reserved")

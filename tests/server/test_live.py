@@ -8,16 +8,15 @@ import json
 import time
 from typing import Any
 
-import httpx
 from websockets.sync.client import connect
 
-from tests.server.client import Player, play_to_the_end, receive
+from tests.server.client import Player, http_get, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
 
 def live(server: RunningServer, game: str | None = None) -> list[dict[str, Any]]:
     query = f"?game={game}" if game else ""
-    response = httpx.get(f"{server.url}/api/live{query}")
+    response = http_get(f"{server.url}/api/live{query}")
     assert response.status_code == 200, response.text
     games: list[dict[str, Any]] = response.json()
     return games
@@ -52,9 +51,9 @@ def test_the_games_being_played_are_listed_and_watched(server: RunningServer) ->
     # filtered by game
     assert [g["id"] for g in live(server, "draw")] == [draw["game_id"]]
     assert goat["game_id"] in [g["id"] for g in live(server, "goat")]
-    assert httpx.get(f"{server.url}/api/live?game=chess").json()["code"] == "unknown_game"
+    assert http_get(f"{server.url}/api/live?game=chess").json()["code"] == "unknown_game"
     # the player's page shows what he plays now, newest first
-    page = httpx.get(f"{server.url}/api/players/alice").json()
+    page = http_get(f"{server.url}/api/players/alice").json()
     assert [g["id"] for g in page["playing"]] == [draw["game_id"], goat["game_id"]]
     # anyone watches, without an account: a spectator's state, no hand, no legal move
     with connect(f"{server.ws}/ws/games/{goat['game_id']}") as watcher:
@@ -68,7 +67,7 @@ def test_the_games_being_played_are_listed_and_watched(server: RunningServer) ->
     while draw["game_id"] in [g["id"] for g in live(server)]:
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    page = httpx.get(f"{server.url}/api/players/alice").json()
+    page = http_get(f"{server.url}/api/players/alice").json()
     assert [g["id"] for g in page["playing"]] == [goat["game_id"]]
 
 

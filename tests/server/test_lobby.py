@@ -12,12 +12,11 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from kozel.server.settings import Settings
-from tests.server.client import Player, receive
+from tests.server.client import Player, http_get, receive
 from tests.server.conftest import RunningServer
 
 REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
@@ -53,7 +52,7 @@ def create(player: Player, game: str = "goat") -> dict[str, Any]:
 
 
 def open_requests(server: RunningServer) -> list[dict[str, Any]]:
-    requests: list[dict[str, Any]] = httpx.get(server.url + "/api/requests").json()
+    requests: list[dict[str, Any]] = http_get(server.url + "/api/requests").json()
     return requests
 
 

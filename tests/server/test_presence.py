@@ -24,7 +24,7 @@ from websockets.sync.client import ClientConnection
 from kozel.games import replay_layout
 from kozel.server.presence import Announcer, SeatPresence
 from kozel.server.settings import Settings
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 from tests.server.test_restart import Server
 
@@ -256,7 +256,7 @@ def test_the_others_let_a_computer_take_the_dropped_seat_and_the_game_goes_on_un
         final = play_to_the_end(sock_b)
         thread.join(timeout=60)
     assert final["status"] == out[0]["status"] == "finished" and final["rated"] is False
-    record = httpx.get(f"{club.url}/api/games/{game}/record").json()
+    record = http_get(f"{club.url}/api/games/{game}/record").json()
     replay_layout(json.loads(json.dumps(record)))
     assert record["seats"] == ["alice", "bob", "carol"]
     [replaced] = record["replaced"]
@@ -265,10 +265,10 @@ def test_the_others_let_a_computer_take_the_dropped_seat_and_the_game_goes_on_un
     assert replaced == takeover  # the table said what the record says
     # the result rates nobody; the game stays on carol's page
     for name in ("alice", "bob", "carol"):
-        page = httpx.get(f"{club.url}/api/players/{name}").json()
+        page = http_get(f"{club.url}/api/players/{name}").json()
         assert page["rating"] == 0 and page["history"] == [], name
         assert [g["id"] for g in page["games"]] == [game], name
-    stored = httpx.get(f"{club.url}/api/games/{game}").json()
+    stored = http_get(f"{club.url}/api/games/{game}").json()
     assert stored["rated"] is False and stored["seats"][2]["bot"] == "expert"
 
 
@@ -354,7 +354,7 @@ def test_the_computer_in_the_seat_survives_a_restart(settings: Settings) -> None
             sock_a.send(json.dumps({"type": "sync"}))
             final = play_to_the_end(sock_a)
         assert final["status"] == "finished"
-        record = httpx.get(f"{server.url}/api/games/{game}/record").json()
+        record = http_get(f"{server.url}/api/games/{game}/record").json()
         replay_layout(json.loads(json.dumps(record)))
         assert [r["player"] for r in record["replaced"]] == ["bob"]
     finally:

@@ -8,7 +8,6 @@ import contextlib
 import os
 from pathlib import Path
 
-import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from kozel.games import replay_layout
 from kozel.server.pubsub import Inbox, MemoryPubSub, PubSub, RedisPubSub, make_pubsub
 from kozel.server.settings import Settings
-from tests.server.client import Player, play_to_the_end
+from tests.server.client import Player, http_get, play_to_the_end
 from tests.server.conftest import RunningServer
 
 REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
@@ -185,6 +184,6 @@ def test_a_whole_game_through_redis(tmp_path: Path) -> None:
         with guest.socket(table["game_id"]) as sock:
             final = play_to_the_end(sock)
         assert final["status"] == "finished"
-        replay_layout(httpx.get(f"{server.url}/api/games/{table['game_id']}/record").json())
+        replay_layout(http_get(f"{server.url}/api/games/{table['game_id']}/record").json())
     finally:
         server.stop()

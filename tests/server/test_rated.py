@@ -4,13 +4,12 @@ players in games of one round (30 rated games against random bots with ``loss_li
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from kozel.games import GAMES
 from kozel.server.club import rated_problem
 from kozel.server.offer import CLUB_GAMES
-from tests.server.client import Player, play_to_the_end
+from tests.server.client import Player, http_get, play_to_the_end
 from tests.server.conftest import RunningServer
 
 
@@ -20,7 +19,7 @@ def player(server: RunningServer) -> Player:
 
 def leaderboard(server: RunningServer) -> list[tuple[str, int]]:
     return sorted(
-        (r["name"], r["rating"]) for r in httpx.get(server.url + "/api/leaderboard").json()
+        (r["name"], r["rating"]) for r in http_get(server.url + "/api/leaderboard").json()
     )
 
 
@@ -41,14 +40,14 @@ def test_farming_rating_against_random_bots_in_one_round_games_is_refused(
         answer = mallory.post(path, body)
         assert answer.status_code == 422, (path, answer.text)
         assert reason in answer.json()["detail"], answer.json()
-    assert httpx.get(server.url + "/api/requests").json() == []
+    assert http_get(server.url + "/api/requests").json() == []
     # the same game unrated is allowed, and moves nothing
     table = mallory.post("/api/play/computer", {**short, "rated": False, "level": "random"})
     assert table.status_code == 200 and table.json()["rated"] is False
     with mallory.socket(table.json()["game_id"]) as sock:
         final = play_to_the_end(sock)
     assert final["status"] == "finished" and final["rated"] is False
-    page = httpx.get(server.url + "/api/players/mallory").json()
+    page = http_get(server.url + "/api/players/mallory").json()
     assert page["rating"] == 0 and page["history"] == []
     assert leaderboard(server) == [("mallory", 0)]
 
@@ -65,8 +64,8 @@ def test_a_rated_request_filled_with_computers_starts_unrated(server: RunningSer
     filled = alice.post(f"/api/requests/{request['id']}/bots", {"level": "random"}).json()
     assert filled["status"] == "started" and filled["rated"] is False
     assert "not rated" in filled["notice"]
-    stored = httpx.get(f"{server.url}/api/requests/{request['id']}").json()
-    game = httpx.get(f"{server.url}/api/games/{filled['game_id']}").json()
+    stored = http_get(f"{server.url}/api/requests/{request['id']}").json()
+    game = http_get(f"{server.url}/api/games/{filled['game_id']}").json()
     assert stored["rated"] is False and game["rated"] is False
     assert [s.get("bot") for s in game["seats"]] == [None, None, "random"]
 

@@ -10,12 +10,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from kozel.server.settings import Settings
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
 SHORT_DRAW = {"game": "draw", "options": {"players": 2, "target": 1}, "rated": False}
@@ -80,8 +79,8 @@ def test_everyone_accepts_and_the_seats_move_round(club: RunningServer) -> None:
         offer = offer_of(a, "started")
         assert offer["accepted"] == [0, 1]
         new = offer["game"]
-    row = httpx.get(f"{club.url}/api/games/{new}").json()
-    old = httpx.get(f"{club.url}/api/games/{game}").json()
+    row = http_get(f"{club.url}/api/games/{new}").json()
+    old = http_get(f"{club.url}/api/games/{game}").json()
     assert [s["name"] for s in row["seats"]] == ["bobby", "alice"]  # one seat on each
     assert row["options"] == old["options"] and row["rated"] == old["rated"]
     assert row["status"] == "playing"
@@ -98,7 +97,7 @@ def test_a_game_of_pairs_keeps_its_seats_and_computers_accept_at_once(
         send(sock)
         offer = offer_of(sock)
     assert offer["status"] == "started" and offer["accepted"] == [0, 1, 2, 3]
-    row = httpx.get(f"{club.url}/api/games/{offer['game']}").json()
+    row = http_get(f"{club.url}/api/games/{offer['game']}").json()
     assert (
         row["seats"]
         == [{"user": row["seats"][0]["user"], "name": "alice"}] + [{"bot": "amateur"}] * 3

@@ -21,7 +21,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from kozel.games import get_game, replay_layout
-from tests.server.client import Player, receive
+from tests.server.client import Player, http_get, receive
 from tests.server.conftest import SEED
 
 KOZEL = Path(sys.executable).parent / "kozel"
@@ -71,7 +71,7 @@ class Server:
 
     def _healthy(self, require_ok: bool) -> bool:
         try:
-            status = httpx.get(self.url + "/api/health", timeout=5).status_code
+            status = http_get(self.url + "/api/health", timeout=5).status_code
             return status == 200 or not require_ok
         except httpx.TransportError:
             time.sleep(0.05)  # nothing listens yet: a connection refused returns at once
@@ -190,7 +190,7 @@ def check_the_record(server: Server, game: Game) -> None:
     """The game is over; its record replays clean and holds this seat's accepted moves, each
     exactly once, in order; the stored version counts every event exactly once."""
     assert game.last["status"] == "finished", game.last.get("result")
-    record = httpx.get(f"{server.url}/api/games/{game.game_id}/record").json()
+    record = http_get(f"{server.url}/api/games/{game.game_id}/record").json()
     replayed = replay_layout(json.loads(json.dumps(record)))
     assert replayed.result is not None and record["result"]["losers"] == replayed.result.losers
     mine = []
@@ -203,7 +203,7 @@ def check_the_record(server: Server, game: Game) -> None:
                 mine.append(move)
     assert mine == game.accepted
     events = sum(1 + len(r["moves"]) + (r["end"]["kind"] == "timeout") for r in record["rounds"])
-    stored = httpx.get(f"{server.url}/api/games/{game.game_id}").json()
+    stored = http_get(f"{server.url}/api/games/{game.game_id}").json()
     assert stored["version"] == events == game.last["version"]
 
 
@@ -302,7 +302,7 @@ def test_a_killed_poker_table_draws_the_same_tiles_again(server: Server) -> None
         game.play()
     finally:
         game.close()
-    record = httpx.get(f"{server.url}/api/games/{game.game_id}/record").json()
+    record = http_get(f"{server.url}/api/games/{game.game_id}/record").json()
     assert get_game("poker").replay(record).over
     mine = [
         {k: v for k, v in m.items() if k not in ("seat", "drew")}

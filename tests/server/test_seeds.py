@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -26,7 +25,7 @@ from kozel.server.seeds import seeded_server_seed
 from kozel.server.settings import Settings
 from kozel.shuffle import ALGORITHM
 from kozel.verify import verify
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer, seeded
 from tests.server.test_restart import Server
 
@@ -83,7 +82,7 @@ def test_the_deal_waits_for_the_seed_and_the_record_verifies(club: RunningServer
         assert shuffle["algorithm"] == ALGORITHM and shuffle["server_seed"] is None
         assert shuffle["seeds"] == [None, None, None] and len(shuffle["commitment"]) == 64
         # the lobby lists the same commitment
-        live = httpx.get(f"{club.url}/api/live").json()
+        live = http_get(f"{club.url}/api/live").json()
         assert next(g for g in live if g["id"] == game)["commitment"] == shuffle["commitment"]
         seed(sock, "no spaces")
         assert error_code(sock, seen) == "seed_bad"
@@ -100,7 +99,7 @@ def test_the_deal_waits_for_the_seed_and_the_record_verifies(club: RunningServer
         sock.send(json.dumps({"type": "sync"}))  # the states passed over: this one again
         last = play_to_the_end(sock, played)
         seen += [json.dumps(m) for m in played if m.get("status", "playing") == "playing"]
-    record = httpx.get(f"{club.url}/api/games/{game}/record").json()
+    record = http_get(f"{club.url}/api/games/{game}/record").json()
     server_seed = record["shuffle"]["server_seed"]
     # secret until the end: no message before it held the server seed
     assert all(server_seed not in text for text in seen)
@@ -108,7 +107,7 @@ def test_the_deal_waits_for_the_seed_and_the_record_verifies(club: RunningServer
     assert hashlib.sha256(bytes.fromhex(server_seed)).hexdigest() == shuffle["commitment"]
     assert record["shuffle"]["seeds"] == ["alices-own-seed", None, None]
     assert record["seed"] is None and verify(record).ok
-    checked = httpx.get(f"{club.url}/api/games/{game}/shuffle").json()
+    checked = http_get(f"{club.url}/api/games/{game}/shuffle").json()
     assert checked["ok"] and checked["commitment"] == shuffle["commitment"]
     assert all(r["ok"] for r in checked["rounds"]) and len(checked["rounds"]) == len(
         record["rounds"]
@@ -143,7 +142,7 @@ def test_without_every_seed_the_deal_comes_when_the_time_is_over(club: RunningSe
         a.send(json.dumps({"type": "sync"}))  # the states passed over: this one again
         play_to_the_end(a)
         thread.join(120)
-    record = httpx.get(f"{club.url}/api/games/{game}/record").json()
+    record = http_get(f"{club.url}/api/games/{game}/record").json()
     drawn = [m for r in record["rounds"] for m in r["moves"] if m.get("drew")]
     assert drawn  # four players, 20 tiles: every draw came from the shuffled discards
     assert verify(record).ok, verify(record)
@@ -198,7 +197,7 @@ def test_a_restart_keeps_the_commitment_and_the_seeds(db_url: str, tmp_path: Pat
             last = play_to_the_end(a)
             thread.join(120)
         assert last["status"] == "finished"
-        record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+        record = http_get(f"{server.url}/api/games/{game_id}/record").json()
     finally:
         server.kill()
     assert record["shuffle"]["commitment"] == committed
@@ -293,7 +292,7 @@ def seeded_game(directory: Path, seed: int) -> dict[str, Any]:
         game = alice.post("/api/play/computer", asked).json()["game_id"]
         with alice.socket(game) as sock:
             play_to_the_end(sock)
-        record: dict[str, Any] = httpx.get(f"{running.url}/api/games/{game}/record").json()
+        record: dict[str, Any] = http_get(f"{running.url}/api/games/{game}/record").json()
         return record
     finally:
         running.stop()

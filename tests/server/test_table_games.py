@@ -11,14 +11,13 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
 
 from kozel.core import TILE_NAMES
 from kozel.games import get_game
 from kozel.server.db import GameEvent
 from kozel.shuffle import round_stream
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 from tests.server.test_hidden_information import Inspect, Received, Tally, play_many
 
@@ -32,7 +31,7 @@ def player(server: RunningServer) -> Player:
 
 
 def test_the_rules_name_each_games_table(server: RunningServer) -> None:
-    listed = {g["id"]: g for g in httpx.get(server.url + "/api/rules").json()}
+    listed = {g["id"]: g for g in http_get(server.url + "/api/rules").json()}
     assert listed["poker"]["table"] == "poker" and listed["poker"]["sheet"] == "chips"
     assert listed["trumps"]["table"] == "tricks" and listed["trumps"]["sheet"] == "race"
     assert listed["donkey"]["table"] == "layout" and listed["donkey"]["board"] == "cross"
@@ -95,7 +94,7 @@ def test_another_games_options_are_refused(server: RunningServer) -> None:
 
 
 def rating(server: RunningServer, name: str) -> int:
-    answer: int = httpx.get(f"{server.url}/api/players/{name}").json()["rating"]
+    answer: int = http_get(f"{server.url}/api/players/{name}").json()["rating"]
     return answer
 
 

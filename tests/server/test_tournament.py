@@ -10,14 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 from typer.testing import CliRunner
 
 from kozel.cli import app as cli
 from kozel.layout.tournament import replay_tournament
 from kozel.server.club import Club
 from kozel.server.settings import Settings
-from tests.server.client import Player, in_thread, play_to_the_end, receive
+from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer, seeded
 
 FAST = {"bot_delay_ms": 0, "round_pause_seconds": 0, "seed_seconds": 0}
@@ -25,7 +24,7 @@ TILE = re.compile(r"\b[0-6]-[0-6]\b")
 
 
 def state(server: RunningServer, tournament_id: int) -> dict[str, Any]:
-    answer = httpx.get(f"{server.url}/api/tournaments/{tournament_id}")
+    answer = http_get(f"{server.url}/api/tournaments/{tournament_id}")
     assert answer.status_code == 200, answer.text
     result: dict[str, Any] = answer.json()
     return result
@@ -93,7 +92,7 @@ def test_a_tournament_request_with_computer_players_is_played_to_the_end(
     for game_id, messages in seen.items():
         # hidden information: while a game is played, alice's socket names no tile but her
         # own and those already laid
-        game = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+        game = http_get(f"{server.url}/api/games/{game_id}/record").json()
         seat = game["seats"].index("alice")
         dealt = game["rounds"][0]["deal"]["hands"][seat]
         moves = game["rounds"][0]["moves"]
@@ -108,7 +107,7 @@ def test_a_tournament_request_with_computer_players_is_played_to_the_end(
     assert len(final["history"]) == len(final["games"]) >= 2
     assert sorted(s["place"] for s in final["standings"]) == [1, 2, 3, 4, 5]
     assert sum(s["eliminated_after"] is None for s in final["standings"]) <= 3
-    record = httpx.get(f"{server.url}/api/tournaments/{tournament_id}/record").json()
+    record = http_get(f"{server.url}/api/tournaments/{tournament_id}/record").json()
     assert record["format"] == "kozel-tournament/1" and record["rated"] is False
     checked = replay_tournament(record)
     assert [s.score for s in checked.standings()] == [s["score"] for s in final["standings"]]
@@ -119,10 +118,10 @@ def test_a_tournament_request_with_computer_players_is_played_to_the_end(
     assert replayed.exit_code == 0 and "1 records replay clean" in replayed.output, replayed.output
     # every game is a normal game of the club, linked to its tournament
     for game in final["games"]:
-        row = httpx.get(f"{server.url}/api/games/{game['id']}").json()
+        row = http_get(f"{server.url}/api/games/{game['id']}").json()
         assert row["tournament_id"] == tournament_id and row["status"] != "playing"
     # nobody gained rating from an unrated tournament
-    assert httpx.get(f"{server.url}/api/players/alice").json()["history"] == []
+    assert http_get(f"{server.url}/api/players/alice").json()["history"] == []
 
 
 def test_people_join_a_tournament_request_and_computers_fill_the_rest(
@@ -137,7 +136,7 @@ def test_people_join_a_tournament_request_and_computers_fill_the_rest(
     assert refused.status_code == 422 and refused.json()["code"] == "rated_computers"
     request = alice.post("/api/tournaments", {"players": 6, "rated": True}).json()
     assert request["status"] == "open" and len(request["seats"]) == 6
-    lobby = httpx.get(f"{server.url}/api/requests").json()
+    lobby = http_get(f"{server.url}/api/requests").json()
     assert [r["tournament"] for r in lobby] == [True]
     # "play with a person" for a lone game of the same game never seats one in a tournament
     lone = bob.post("/api/play/person", {"game": "bykovo", "rated": False}).json()
@@ -183,14 +182,12 @@ def test_a_rated_tournament_moves_the_top_three_once(server: RunningServer) -> N
     assert dan["timed_out"] and dan["place"] == 4
     gains = {s["player"]: s["rating"] for s in final["standings"]}
     assert sorted(gains.values()) == [0, 1, 2, 3] and gains["dan"] == 0
-    board = dict(
-        (r["name"], r["rating"]) for r in httpx.get(f"{server.url}/api/leaderboard").json()
-    )
+    board = dict((r["name"], r["rating"]) for r in http_get(f"{server.url}/api/leaderboard").json())
     assert board == gains
     for name in names:
-        history = httpx.get(f"{server.url}/api/players/{name}").json()["history"]
+        history = http_get(f"{server.url}/api/players/{name}").json()["history"]
         assert [h["delta"] for h in history] == ([gains[name]] if gains[name] else [])
-    record = httpx.get(f"{server.url}/api/tournaments/{tournament_id}/record").json()
+    record = http_get(f"{server.url}/api/tournaments/{tournament_id}/record").json()
     assert record["rated"] is True
     replay_tournament(record)
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from kozel.verify import verify
+from tests.server.client import http_get
 from tests.server.conftest import RunningServer
 from tests.web.conftest import DESKTOP, Contexts, running_club
 from tests.web.play import play_to_end
@@ -201,7 +201,7 @@ def test_the_browser_adds_its_seed_and_the_review_shows_the_check(
     expect(line).to_contain_text("1 player's seed")
     play_to_end([alice])
     expect(alice.locator(".game-over")).to_be_visible()
-    record = httpx.get(f"{club.url}/api/games/{game}/record").json()
+    record = http_get(f"{club.url}/api/games/{game}/record").json()
     assert record["shuffle"]["commitment"] == committed
     assert re.fullmatch(r"[0-9a-f]{32}", record["shuffle"]["seeds"][0])  # the browser's own
     assert verify(record).ok

@@ -8,10 +8,10 @@ import re
 import time
 from pathlib import Path
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from kozel.layout.tournament import replay_tournament
+from tests.server.client import http_get
 from tests.web.conftest import Contexts
 from tests.web.play import game_over, play_to_end, until
 
@@ -84,7 +84,7 @@ def test_a_person_and_computers_play_a_tournament_to_the_end(
         assert game_over(page)
         games += 1
         # the end of a game leads to the next one, seated already, unless it was the last
-        over = httpx.get(f"{contexts.club.url}/api/tournaments/{tournament_id}").json()
+        over = http_get(f"{contexts.club.url}/api/tournaments/{tournament_id}").json()
         expect(page.locator("#next-game")).to_have_count(0 if over["status"] == "finished" else 1)
         page.locator("#to-tournament").click()
         page.wait_for_url(re.compile(r"/tournaments/\d+$"))
@@ -108,7 +108,7 @@ def test_a_person_and_computers_play_a_tournament_to_the_end(
     reviewed = page.locator(".all-hands .seat-hand .name")
     expect(reviewed).to_have_count(4)
     assert reviewed.all_inner_texts() == first_game
-    record = httpx.get(f"{contexts.club.url}/api/tournaments/{tournament_id}/record").json()
+    record = http_get(f"{contexts.club.url}/api/tournaments/{tournament_id}/record").json()
     assert len(replay_tournament(record).games) >= games
     # the player's page lists every game with the names the tournament gave its players (the
     # seating turns from game to game: the game's own number and seat would name them otherwise)
