@@ -30,7 +30,7 @@ CHAOS = Path(__file__).resolve().parents[2] / "bench" / "chaos.py"
 )
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server to restart")
 def test_kills_and_a_redis_restart_lose_no_move() -> None:
-    # 20 s of chaos, a process killed every 2 to 6 s (four or five kills, Redis down at 10 s)
+    # 20 s of chaos, a process killed every 2 to 6 s (about four kills, Redis down at 10 s)
     command = [sys.executable, str(CHAOS), "--tables", "30", "--seconds", "20"]
     command += ["--kill-every", "4", "--finish-seconds", "30", "--seed", "1", "--json"]
     command += ["--postgres", POSTGRES]
