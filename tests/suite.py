@@ -115,14 +115,37 @@ def wanted(reason: str) -> str | None:
     return None
 
 
-def skipped_line(reasons: Sequence[str]) -> str:
+HOW = {
+    "postgres": (
+        "start PostgreSQL on 127.0.0.1:5432 (user postgres, trust) or set "
+        "KOZEL_TEST_POSTGRES=postgresql+asyncpg://USER@HOST:PORT"
+    ),
+    "redis": "start Redis on 127.0.0.1:6379 or set KOZEL_TEST_REDIS=redis://HOST:PORT/0",
+    "redis-server": "install the redis-server program (Debian: apt-get install redis-server)",
+}
+"""How to provide what a skipped test wanted (``both`` wants the first two)."""
+
+
+def skipped_line(
+    reasons: Sequence[str], environ: dict[str, str] | os._Environ[str] = os.environ
+) -> str:
     """The one line that ends a run: how many tests were skipped for want of which service,
-    and how to run them; any skip of another kind named with its reason.
+    and how to run them, naming only what is missing (a test that wants both services asks
+    for the one not set in ``environ``); any skip of another kind named with its reason.
 
     >>> skipped_line([])
     'skipped: nothing'
-    >>> print(skipped_line(["KOZEL_TEST_REDIS is not set"] * 2 + ["odd"]))  # doctest: +ELLIPSIS
-    skipped: 3 tests — 2 for want of Redis; 1 for another reason: odd (1) — to run them: ...
+    >>> print(skipped_line(["KOZEL_TEST_REDIS is not set"] * 2 + ["odd"]))
+    skipped: 3 tests — 2 for want of Redis; 1 for another reason: odd (1) — to run them: \
+start Redis on 127.0.0.1:6379 or set KOZEL_TEST_REDIS=redis://HOST:PORT/0, then run \
+`make test` again (docs/testing.md)
+    >>> print(skipped_line(["odd"]))
+    skipped: 1 test — 1 for another reason: odd (1)
+    >>> both = "KOZEL_TEST_POSTGRES and KOZEL_TEST_REDIS are not both set"
+    >>> print(skipped_line([both], {"KOZEL_TEST_POSTGRES": "postgresql+asyncpg://pg"}))
+    skipped: 1 test — 1 for want of PostgreSQL and Redis together — to run them: start Redis \
+on 127.0.0.1:6379 or set KOZEL_TEST_REDIS=redis://HOST:PORT/0, then run `make test` again \
+(docs/testing.md)
     """
     if not reasons:
         return "skipped: nothing"
@@ -132,12 +155,19 @@ def skipped_line(reasons: Sequence[str]) -> str:
     if others:
         listed = "; ".join(f"{r} ({n})" for r, n in others.most_common())
         parts.append(f"{sum(others.values())} for another reason: {listed}")
+    both = kinds["both"]
+    needs = {
+        "postgres": kinds["postgres"] or (both and not environ.get("KOZEL_TEST_POSTGRES")),
+        "redis": kinds["redis"] or (both and not environ.get("KOZEL_TEST_REDIS")),
+        "redis-server": kinds["redis-server"],
+    }
+    how = "; ".join(HOW[k] for k in HOW if needs[k])
     count = len(reasons)
+    line = f"skipped: {count} test{'s' if count != 1 else ''} — {'; '.join(parts)}"
     return (
-        f"skipped: {count} test{'s' if count != 1 else ''} — {'; '.join(parts)} — to run them: "
-        "start PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and Redis on 127.0.0.1:6379 "
-        "and run `make test` again, or set KOZEL_TEST_POSTGRES=postgresql+asyncpg://USER@HOST:PORT "
-        "and KOZEL_TEST_REDIS=redis://HOST:PORT/0 (docs/testing.md)"
+        f"{line} — to run them: {how}, then run `make test` again (docs/testing.md)"
+        if how
+        else line
     )
 
 
