@@ -502,7 +502,8 @@ class Table:
         the table's state, start the next clock and tell everyone. A failed write changes
         nothing."""
         event = self._event(kind, data)
-        await self.writer.write(Write(event, self._also(kind, after)))
+        live = {"round": after.progress()[0], "score": after.standing()} if kind == "deal" else None
+        await self.writer.write(Write(event, self._finish(after), live))
         self.match = after
         self.version = version = event["version"]
         if after.over:
@@ -522,24 +523,18 @@ class Table:
         elif after.needs_deal and not paused:
             self.queue.put_nowait(Deal())
 
-    def _also(self, kind: str, after: GameMatch) -> Finish | None:
+    def _finish(self, after: GameMatch) -> Finish | None:
         """What the transaction that stores the event turning the match into ``after`` also
-        does: the game's end (:func:`~kozel.server.finisher.finish_game`); after a deal, what
-        the lobby's list of live games shows (the round and the score)."""
-        if after.over:
+        does when the game ends (:func:`~kozel.server.finisher.finish_game`). (After a deal it
+        also stores what the lobby's list of live games shows, the round and the score: the
+        write's ``live``.)"""
+        if not after.over:
+            return None
 
-            async def finish(connection: AsyncConnection) -> None:
-                await finish_game(connection, self, after)
+        async def finish(connection: AsyncConnection) -> None:
+            await finish_game(connection, self, after)
 
-            return finish
-        if kind == "deal":
-
-            async def show(connection: AsyncConnection) -> None:
-                live = {"round": after.progress()[0], "score": after.standing()}
-                await connection.execute(update(Game).where(Game.id == self.id).values(live=live))
-
-            return show
-        return None
+        return finish
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """Apply a stored event (rebuilding a table after a restart)."""

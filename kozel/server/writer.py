@@ -16,9 +16,9 @@ longer store anything, even if it does not know yet; its write fails with :class
 The row lock orders a takeover and a write: either the write commits first and the new
 owner replays it, or the takeover commits first and the write is refused.
 
-**The driver's own statements.** A batch of plain events (every move; not a deal or a game's
-end, whose ``finish`` runs SQLAlchemy statements) goes to SQLite or PostgreSQL through the
-driver beneath SQLAlchemy (:class:`_Direct`): the same two statements, written once, with the
+**The driver's own statements.** A batch of plain events (every move and every deal; not a
+game's end, whose ``finish`` runs SQLAlchemy statements) goes to SQLite or PostgreSQL through
+the driver beneath SQLAlchemy (:class:`_Direct`): the same statements, written once, with the
 values converted by SQLAlchemy's own column types, so the rows are the ones SQLAlchemy would
 write. SQLAlchemy's compiling and its round trips to aiosqlite's thread were a fifth of a
 move's server CPU (docs/benchmarks.md). Any other database, and a batch with a ``finish``,
@@ -57,6 +57,9 @@ class Write:
     """The ``game_events`` row: game_id, version, kind, data, at and fence (the owner's
     fencing token, checked against the table's)."""
     finish: Callable[[AsyncConnection], Awaitable[None]] | None = None
+    live: dict[str, Any] | None = None
+    """After a deal: the game's new ``live`` (what the lobby's list of live games shows),
+    stored in the same transaction."""
 
 
 class Writer:
@@ -101,7 +104,7 @@ class Writer:
             if self.direct is not None and all(write.finish is None for write, _ in batch):
                 async with self.engine.connect() as connection:
                     raw = (await connection.get_raw_connection()).driver_connection
-                    accepted = await self.direct.store(raw, [write.event for write, _ in batch])
+                    accepted = await self.direct.store(raw, [write for write, _ in batch])
                 fenced = [item for item in batch if item[0].event["game_id"] not in accepted]
                 batch = [item for item in batch if item[0].event["game_id"] in accepted]
             else:
@@ -153,6 +156,11 @@ class Writer:
     async def _store(connection: AsyncConnection, writes: list[Write]) -> None:
         await connection.execute(insert(GameEvent), [w.event for w in writes])
         for write in writes:
+            if write.live is not None:
+                game = write.event["game_id"]
+                await connection.execute(
+                    update(Game).where(Game.id == game).values(live=write.live)
+                )
             if write.finish is not None:
                 await write.finish(connection)
 
@@ -164,8 +172,9 @@ _COLUMNS = ("game_id", "version", "kind", "data", "at", "fence")
 class _Direct:
     """A batch of plain events written through the driver: one UPDATE that moves the batch's
     tables one version on where their tokens and versions still hold (returning the tables
-    it moved), then the accepted events in one INSERT, in one transaction. ``dialect`` is
-    ``sqlite`` (aiosqlite) or ``postgresql`` (asyncpg)."""
+    it moved), then the accepted events in one INSERT and the accepted deals' ``live`` in
+    one more UPDATE, in one transaction. ``dialect`` is ``sqlite`` (aiosqlite) or
+    ``postgresql`` (asyncpg)."""
 
     def __init__(self, dialect: Dialect) -> None:
         self.sqlite = dialect.name == "sqlite"
@@ -173,11 +182,15 @@ class _Direct:
         self.convert = [
             table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in _COLUMNS
         ]
+        live = Game.__table__.c["live"].type.dialect_impl(dialect).bind_processor(dialect)
+        self.convert_live: Callable[[Any], Any] = live or (lambda value: value)
         names = ", ".join(_COLUMNS)
         if self.sqlite:
             self.insert = f"INSERT INTO game_events ({names}) VALUES (?, ?, ?, ?, ?, ?)"
+            self.show = "UPDATE games SET live = ? WHERE id = ?"
         else:
             self.insert = f"INSERT INTO game_events ({names}) VALUES ($1, $2, $3, $4, $5, $6)"
+            self.show = "UPDATE games SET live = $1 WHERE id = $2"
             # one statement whatever the batch's size, so asyncpg prepares it once
             self.update = (
                 "UPDATE games SET version = version + 1 WHERE (id, fence, version) IN "
@@ -196,9 +209,17 @@ class _Direct:
             for convert, value in zip(self.convert, (event[c] for c in _COLUMNS), strict=True)
         )
 
-    async def store(self, raw: Any, events: list[dict[str, Any]]) -> set[int]:
-        """Write ``events`` on the driver's connection ``raw``; return the games moved on
-        (an event of any other game was fenced off and not written)."""
+    def _shown(self, writes: list[Write], accepted: set[int]) -> list[tuple[Any, int]]:
+        return [
+            (self.convert_live(w.live), w.event["game_id"])
+            for w in writes
+            if w.live is not None and w.event["game_id"] in accepted
+        ]
+
+    async def store(self, raw: Any, writes: list[Write]) -> set[int]:
+        """Store ``writes`` (without a ``finish``) on the driver's connection ``raw``; return
+        the games moved on (an event of any other game was fenced off and not written)."""
+        events = [write.event for write in writes]
         keys = [(e["game_id"], e["fence"], e["version"] - 1) for e in events]
         if self.sqlite:
             marks = ", ".join(["(?, ?, ?)"] * len(keys))
@@ -212,6 +233,8 @@ class _Direct:
                 written = [self._row(e) for e in events if e["game_id"] in accepted]
                 if written:
                     await raw.executemany(self.insert, written)
+                if shown := self._shown(writes, accepted):
+                    await raw.executemany(self.show, shown)
                 await raw.commit()
             except BaseException:
                 await raw.rollback()
@@ -224,4 +247,6 @@ class _Direct:
             written = [self._row(e) for e in events if e["game_id"] in accepted]
             if written:
                 await raw.executemany(self.insert, written)
+            if shown := self._shown(writes, accepted):
+                await raw.executemany(self.show, shown)
         return accepted
