@@ -102,7 +102,7 @@ def test_the_drivers_way_stores_what_sqlalchemy_stores(db_url: str) -> None:
 
 @pytest.mark.parametrize("finish", [False, True])
 def test_a_batch_with_a_finish_goes_sqlalchemys_way(db_url: str, finish: bool) -> None:
-    """A deal's or a game end's extra statements run in the event's transaction."""
+    """A game end's extra statements run in the event's transaction."""
 
     async def scenario() -> int:
         engine = await database(db_url, games=1)
