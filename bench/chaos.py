@@ -687,7 +687,10 @@ class Chaos:
 
     async def chaos(self) -> None:
         """Kill a random process every few seconds and start it again a moment later (one
-        process is down at a time); restart Redis once, halfway."""
+        process is down at a time: a kill that comes due while one is still starting waits
+        for the next turn); restart Redis once, halfway. The chaos goes on past its time until
+        ``--min-kills`` processes were killed, for at most as long again: a loaded machine
+        starts processes slowly, and the kills must not depend on its load."""
         begun = time.monotonic()
         end = begun + self.args.seconds
         redis_at = begun + self.args.seconds / 2
@@ -695,7 +698,8 @@ class Chaos:
         try:
             while True:
                 pause = self.args.kill_every * self.rng.uniform(0.5, 1.5)
-                if time.monotonic() + pause > end:
+                enough = self.figures.kills >= self.args.min_kills
+                if time.monotonic() + pause > (end if enough else end + self.args.seconds):
                     await asyncio.sleep(max(0.0, end - time.monotonic()))
                     return
                 await asyncio.sleep(pause)
@@ -952,6 +956,12 @@ def main() -> None:
         "--finish-seconds", type=float, default=120.0, help="how long the last games may take"
     )
     parser.add_argument("--kill-every", type=float, default=8.0, help="mean seconds between kills")
+    parser.add_argument(
+        "--min-kills",
+        type=int,
+        default=0,
+        help="go on past --seconds (for at most as long again) until this many kills",
+    )
     parser.add_argument("--redis-down", type=float, default=1.5, help="seconds Redis stays down")
     parser.add_argument("--loss-limit", type=int, default=30, help="Goat's loss limit: game length")
     parser.add_argument("--seed", type=int, default=None, help="seed of the kills' schedule")
