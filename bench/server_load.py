@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,17 @@ def run_queue_seconds(pid: int) -> float:
         return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return float("nan")
+
+
+def peak_memory_mb(pid: int) -> float:
+    """The most resident memory a process has had (Linux /proc, VmHWM), in MB, or NaN."""
+    try:
+        for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if row.startswith("VmHWM:"):
+                return int(row.split()[1]) / 1024
+    except (OSError, IndexError, ValueError):
+        pass
+    return float("nan")
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -491,8 +503,9 @@ class Client:
         self.result: dict[str, Any] | None = None
         self.reader: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+    async def start(self, nice: int = 0) -> None:
         self.process = await asyncio.create_subprocess_exec(
+            *(["nice", "-n", str(nice)] if nice else []),
             sys.executable,
             __file__,
             "--client",
@@ -580,8 +593,10 @@ async def run_once(
                 }
                 clients.append(Client(config))
             for client in clients:
-                await client.start()
+                await client.start(args.client_nice)
             label = f"{processes} process(es), {pace}, {tables} tables"
+            pids = [server.process.pid for server in servers]
+            setup_cpu0 = sum(cpu_seconds(pid) for pid in pids)
             setup_started = time.perf_counter()
             deadline = setup_started + SETUP_TIMEOUT
             shown = 0.0
@@ -594,9 +609,9 @@ async def run_once(
                     progress(f"{label}: {opened}/{tables} tables opened")
                 await asyncio.sleep(0.2)
             setup_seconds = time.perf_counter() - setup_started
+            setup_cpu = sum(cpu_seconds(pid) for pid in pids) - setup_cpu0
             ready = sum(c.ready for c in clients)
             progress(f"{label}: {ready} tables open in {setup_seconds:.0f} s; measuring")
-            pids = [s.process.pid for s in servers]
             server_cpu0 = [cpu_seconds(pid) for pid in pids]
             server_wait0 = [run_queue_seconds(pid) for pid in pids]
             busy0, total0 = machine_ticks()
@@ -621,6 +636,7 @@ async def run_once(
                 for pid, wait0 in zip(pids, server_wait0, strict=True)
             ]
             busy1, total1 = machine_ticks()
+            peak_mb = [peak_memory_mb(pid) for pid in pids]
             if args.profile:
                 for server in servers:
                     server.process.send_signal(signal.SIGUSR2)
@@ -657,8 +673,10 @@ async def run_once(
         "db": db.split(":", 1)[0],
         "pubsub": pubsub.split(":", 1)[0],
         "clients": len(clients),
+        "client_nice": args.client_nice,
         "seconds": round(elapsed, 2),
         "setup_seconds": round(setup_seconds, 1),
+        "setup_server_cpu_ms_per_table": round(1000 * setup_cpu / max(1, tables), 1),
         "moves": moves,
         "timed_moves": len(latencies),
         "moves_per_s": round(moves / elapsed, 1),
@@ -669,6 +687,7 @@ async def run_once(
         "server_cpu_pct": [round(100 * cpu / elapsed, 1) for cpu in server_cpu],
         "server_waiting_pct": [round(100 * wait / elapsed, 1) for wait in server_wait],
         "client_cpu_pct": round(100 * client_cpu / elapsed, 1),
+        "server_peak_mb": [round(mb) for mb in peak_mb],
         "machine_busy_pct": round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
         "messages": {kind: len(sizes) for kind, sizes in received.items()},
         "bytes_median": {
@@ -683,13 +702,16 @@ async def run_once(
 def line(result: dict[str, Any]) -> str:
     return (
         f"{result['processes']} process(es), {result['pace']}, {result['tables']} tables "
-        f"({result['sockets']} sockets, {result['db']}, {result['pubsub']}): "
+        f"({result['sockets']} sockets, {result['db']}, {result['pubsub']}) opened in "
+        f"{result['setup_seconds']:.0f} s ({result['setup_server_cpu_ms_per_table']:.0f} ms of "
+        "server CPU a table): "
         f"{result['moves_per_s']:.0f} moves/s, p50 {result['p50_ms']:.1f} ms, "
         f"p99 {result['p99_ms']:.1f} ms over {result['seconds']:.0f} s; server CPU "
         f"{result['server_cpu_ms_per_move']:.2f} ms per move ({result['server_cpu_pct']} %, "
         f"waiting for a CPU {result['server_waiting_pct']} % of the time), "
         f"clients {result['client_cpu_pct']} % of a core, machine {result['machine_busy_pct']} "
-        f"% busy; errors {result['errors'] or 'none'}"
+        f"% busy; servers' peak memory {result['server_peak_mb']} MB; "
+        f"errors {result['errors'] or 'none'}"
     )
 
 
@@ -732,6 +754,87 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     return results
 
 
+async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
+    """The server CPU of each step of opening a table, one step at a time (``--steps N``:
+    N tables' guests signed in, then their requests made, joined, and connected to), on one
+    process and SQLite: what ``opened in`` is made of, without the load's own costs."""
+    with tempfile.TemporaryDirectory(prefix="kozel-steps-") as tmp:
+        workdir = Path(tmp)
+        server = Server(
+            "n1",
+            f"sqlite+aiosqlite:///{workdir / 'steps.db'}",
+            "memory://",
+            workdir,
+            pythonpath=args.server_pythonpath,
+        )
+        transport = httpx.AsyncHTTPTransport()
+        sockets: list[ClientConnection] = []
+        try:
+            await server.wait_ready()
+            pid, n = server.process.pid, args.steps
+            address = {"url": server.url, "ws": server.ws}
+            tables = [[Guest(address, transport) for _ in range(4)] for _ in range(n)]
+            steps: dict[str, float] = {}
+
+            async def step(name: str, count: int, work: Callable[[], Awaitable[None]]) -> None:
+                progress(f"{name}: {count} …")
+                cpu0 = cpu_seconds(pid)
+                await work()
+                steps[name] = round(1000 * (cpu_seconds(pid) - cpu0) / count, 2)
+
+            async def sign_in() -> None:
+                for guest in (g for guests in tables for g in guests):
+                    await guest.sign_in()
+
+            requests: list[int] = []
+
+            async def request() -> None:
+                for guests in tables:
+                    made = await guests[0].post(
+                        "/api/requests",
+                        {
+                            "game": args.game,
+                            "options": {"loss_limit": args.loss_limit},
+                            "seconds_per_move": SECONDS_PER_MOVE,
+                            "rated": False,
+                        },
+                    )
+                    requests.append(made["id"])
+
+            games: list[int] = []
+
+            async def join() -> None:
+                for guests, request_id in zip(tables, requests, strict=True):
+                    for guest in guests[1:]:
+                        joined = await guest.post(f"/api/requests/{request_id}/join")
+                    games.append(joined["game_id"])
+
+            async def connect_seats() -> None:
+                for guests, game_id in zip(tables, games, strict=True):
+                    for guest in guests:
+                        sock = await connect(
+                            f"{server.ws}/ws/games/{game_id}",
+                            additional_headers={"Cookie": guest.cookie()},
+                            compression="deflate" if args.compression else None,
+                        )
+                        await sock.recv()  # the whole state
+                        sockets.append(sock)
+
+            await step("sign_in", 4 * n, sign_in)
+            await step("request", n, request)
+            await step("join", 3 * n, join)
+            await step("socket", 4 * n, connect_seats)
+            steps["table"] = round(
+                4 * steps["sign_in"] + steps["request"] + 3 * steps["join"] + 4 * steps["socket"], 1
+            )
+            return steps
+        finally:
+            for sock in sockets:
+                await sock.close()
+            await transport.aclose()
+            server.stop()
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--client":
         asyncio.run(Players(json.loads(sys.argv[2])).run())
@@ -761,6 +864,13 @@ def main() -> None:
         default=0,
         help=f"client processes (default: one per {TABLES_PER_CLIENT} tables)",
     )
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="run the client processes at this niceness (0 to 19): the servers then come "
+        "first when both want a CPU, as on a machine that serves only the club",
+    )
     parser.add_argument("--game", default="goat", choices=["goat", "donkey"])
     parser.add_argument(
         "--loss-limit", type=int, default=1000, help="long games: fewer new tables mid-run"
@@ -780,6 +890,13 @@ def main() -> None:
     )
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument(
+        "--steps",
+        type=int,
+        default=0,
+        help="instead of the load: the server CPU (ms) of each step of opening this many "
+        "tables one step at a time (sign in, request, join, socket), one process, SQLite",
+    )
+    parser.add_argument(
         "--server-pythonpath",
         default="",
         help="run the servers with this PYTHONPATH (another version of kozel, unpacked: the "
@@ -793,6 +910,11 @@ def main() -> None:
         parser.error("several processes need --postgres and --redis (or KOZEL_TEST_* set)")
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
+    if args.steps:
+        steps = asyncio.run(opening_steps(args))
+        print(json.dumps(steps))
+        print("server CPU ms: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
+        return
     results = asyncio.run(main_async(args))
     for result in results:
         print(line(result))
