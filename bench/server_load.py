@@ -768,12 +768,12 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
             pythonpath=args.server_pythonpath,
         )
         transport = httpx.AsyncHTTPTransport()
+        pid, n = server.process.pid, args.steps
+        address = {"url": server.url, "ws": server.ws}
+        tables = [[Guest(address, transport) for _ in range(4)] for _ in range(n)]
         sockets: list[ClientConnection] = []
         try:
             await server.wait_ready()
-            pid, n = server.process.pid, args.steps
-            address = {"url": server.url, "ws": server.ws}
-            tables = [[Guest(address, transport) for _ in range(4)] for _ in range(n)]
             steps: dict[str, float] = {}
 
             async def step(name: str, count: int, work: Callable[[], Awaitable[None]]) -> None:
@@ -820,17 +820,16 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
                         await sock.recv()  # the whole state
                         sockets.append(sock)
 
-            await step("sign_in", 4 * n, sign_in)
-            await step("request", n, request)
-            await step("join", 3 * n, join)
-            await step("socket", 4 * n, connect_seats)
-            steps["table"] = round(
-                4 * steps["sign_in"] + steps["request"] + 3 * steps["join"] + 4 * steps["socket"], 1
-            )
+            each = {"sign_in": 4, "request": 1, "join": 3, "socket": 4}  # steps a table takes
+            for name, work in zip(each, (sign_in, request, join, connect_seats), strict=True):
+                await step(name, each[name] * n, work)
+            steps["table"] = round(sum(each[name] * steps[name] for name in each), 1)
             return steps
         finally:
             for sock in sockets:
                 await sock.close()
+            for guest in (g for guests in tables for g in guests):
+                await guest.http.aclose()
             await transport.aclose()
             server.stop()
 
