@@ -121,3 +121,32 @@ def test_a_batch_with_a_finish_goes_sqlalchemys_way(db_url: str, finish: bool) -
             await engine.dispose()
 
     assert asyncio.run(scenario()) == (1 if finish else 0)
+
+
+def test_a_failed_batch_is_rolled_back_and_its_writes_retried_alone(db_url: str) -> None:
+    """A statement that fails inside a batch leaves no trace of the batch (its tables' versions
+    are not moved on): each write is retried alone, and only the bad one fails."""
+
+    async def scenario() -> tuple[list[Any], list[tuple[int, int]], list[tuple[int, int]]]:
+        engine = await database(db_url, games=2)
+        writer = Writer(engine)
+        writer.start()
+        bad = {**event(2, 1), "kind": None}  # game_events.kind may not be null: the INSERT fails
+        try:
+            results = await asyncio.gather(
+                writer.write(Write(event(1, 1))),
+                writer.write(Write(bad)),
+                return_exceptions=True,
+            )
+            async with engine.connect() as connection:
+                games = await connection.execute(text("SELECT id, version FROM games"))
+                events = await connection.execute(text("SELECT game_id, version FROM game_events"))
+                return results, sorted(tuple(g) for g in games), sorted(tuple(e) for e in events)
+        finally:
+            await writer.stop()
+            await engine.dispose()
+
+    results, games, events = asyncio.run(scenario())
+    assert results[0] is None and isinstance(results[1], Exception)
+    assert games == [(1, 1), (2, 0)]
+    assert events == [(1, 1)]
