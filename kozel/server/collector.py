@@ -13,6 +13,12 @@ frees every frozen object that nothing refers to any more; what freezing defers 
 reclaiming of *cycles* among frozen objects (a closed socket's coroutines and tasks). Every
 ``whole_every`` seconds the frozen objects are handed back to the collector, and its next full
 collection looks at everything once: one long pause an hour instead of one a few seconds.
+
+It also lets the young generation grow to :data:`YOUNG` objects before a collection (Python's
+default is 700): a move makes thousands of short-lived containers (its events, its messages,
+the states a seat's patch is computed from) that reference counting frees anyway, and at 1,000
+tables collecting them every 700 allocations cost about a tenth of a move's server CPU
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -30,6 +36,13 @@ WHOLE_EVERY = 3600.0
 objects are reclaimed then)."""
 
 
+YOUNG = 20_000
+"""Allocations (less deallocations) of tracked objects between two young collections."""
+MIDDLE = 20
+"""Young collections between two collections of the middle generation (Python's default is
+10)."""
+
+
 class Collector:
     """Installed once per server process (``kozel serve``), for the process's lifetime."""
 
@@ -40,20 +53,24 @@ class Collector:
         self.clock = clock
         self.thawed_at = clock()
         self.installed = False
+        self.thresholds = gc.get_threshold()
 
     def install(self) -> None:
-        """Freeze what the process made while starting, and freeze after every full
-        collection from now on."""
+        """Freeze what the process made while starting, freeze after every full collection
+        from now on, and collect the young generation less often."""
         if self.installed:
             return
         gc.collect()
         gc.freeze()
+        self.thresholds = gc.get_threshold()
+        gc.set_threshold(YOUNG, MIDDLE, self.thresholds[2])
         gc.callbacks.append(self._after)
         self.installed = True
 
     def uninstall(self) -> None:
         if self.installed:
             gc.callbacks.remove(self._after)
+            gc.set_threshold(*self.thresholds)
             gc.unfreeze()
             self.installed = False
 

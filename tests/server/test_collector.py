@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kozel.server.collector import Collector
+from kozel.server.collector import MIDDLE, YOUNG, Collector
 
 
 class Node:
@@ -70,3 +70,14 @@ def test_a_frozen_cycle_waits_for_the_next_whole_collection(
     gc.collect()  # the whole one
     assert dead() is None
     assert gc.get_freeze_count() > 0  # and the survivors are frozen again
+
+
+def test_the_young_generation_is_collected_less_often_while_installed() -> None:
+    before = gc.get_threshold()
+    collector = Collector()
+    collector.install()
+    try:
+        assert gc.get_threshold()[:2] == (YOUNG, MIDDLE)
+    finally:
+        collector.uninstall()
+    assert gc.get_threshold() == before
