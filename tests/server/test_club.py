@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import update
 from websockets.sync.client import ClientConnection
 
 from kozel.games import replay_layout
+from kozel.server.db import Session, make_engine
 from tests.server.client import Player, http_get, in_thread, play_to_the_end, receive
 from tests.server.conftest import RunningServer
 
@@ -40,6 +44,24 @@ def test_accounts(server: RunningServer) -> None:
     assert player(server).login("alice").status_code == 200
     guest = player(server)
     assert guest.guest().status_code == 200 and guest.name.startswith("guest-")
+
+
+def test_a_session_past_its_time_signs_nobody_in(server: RunningServer, db_url: str) -> None:
+    guest = player(server)
+    assert guest.guest().status_code == 200
+    assert guest.http.get("/api/me").json()["name"] == guest.name
+
+    async def expire() -> None:
+        engine = make_engine(db_url)
+        try:
+            async with engine.begin() as connection:
+                past = datetime.now(UTC) - timedelta(minutes=1)
+                await connection.execute(update(Session).values(expires_at=past))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(expire())
+    assert guest.http.get("/api/me").status_code == 401
 
 
 def test_unknown_addresses(server: RunningServer) -> None:

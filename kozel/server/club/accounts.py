@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from kozel.server import auth, names
 from kozel.server.db import NameKey, Session, User, now
@@ -124,21 +125,26 @@ class Accounts:
                     break
             user = User(name=name, name_key=auth.name_key(name), password_hash=None, guest=True)
             session.add(user)
-        return await self._open_session(user)
+            await session.flush()  # the guest and his session in one transaction
+            token, csrf = self._add_session(session, user)
+        return user, token, csrf
 
     async def _open_session(self, user: User) -> tuple[User, str, str]:
+        async with self.sessions() as session, session.begin():
+            token, csrf = self._add_session(session, user)
+        return user, token, csrf
+
+    def _add_session(self, session: AsyncSession, user: User) -> tuple[str, str]:
+        """Add a new session of ``user`` (flushed: it has its id) to ``session``'s
+        transaction; its token and CSRF token."""
         token, csrf = auth.new_token(), auth.new_token()
         expires = now() + auth.session_lifetime(self.services.settings.session_days)
-        async with self.sessions() as session, session.begin():
-            session.add(
-                Session(
-                    token_hash=auth.token_hash(token),
-                    user_id=user.id,
-                    csrf=csrf,
-                    expires_at=expires,
-                )
+        session.add(
+            Session(
+                token_hash=auth.token_hash(token), user_id=user.id, csrf=csrf, expires_at=expires
             )
-        return user, token, csrf
+        )
+        return token, csrf
 
     def is_admin(self, user: User) -> bool:
         """An administrator: granted in the database (``kozel admin grant``), or named by
@@ -149,12 +155,17 @@ class Accounts:
         """The user and CSRF token of a live session, or ``None``."""
         if not token or len(token) > 200:
             return None
-        async with self.sessions() as session:
-            found = await session.get(Session, auth.token_hash(token))
-            if found is None or aware(found.expires_at) < now():
-                return None
-            user = await session.get(User, found.user_id)
-            return (user, found.csrf) if user is not None else None
+        async with self.sessions() as session:  # one statement: every request asks
+            row = (
+                await session.execute(
+                    select(Session, User)
+                    .join(User, User.id == Session.user_id)
+                    .where(Session.token_hash == auth.token_hash(token))
+                )
+            ).first()
+        if row is None or aware(row[0].expires_at) < now():
+            return None
+        return row[1], row[0].csrf
 
     async def logout(self, token: str) -> None:
         async with self.sessions() as session, session.begin():

@@ -344,17 +344,19 @@ class Lobby:
             .values(rating=User.rating)
             .execution_options(synchronize_session=False)
         )
-        waiting = await session.scalar(
-            select(func.count(GameRequest.id)).where(
-                GameRequest.status == "open", GameRequest.created_by == user.id
-            )
+        waiting = (
+            select(func.count(GameRequest.id))
+            .where(GameRequest.status == "open", GameRequest.created_by == user.id)
+            .scalar_subquery()
         )
-        playing = await session.scalar(
+        playing = (
             select(func.count(GamePlayer.game_id))
             .join(Game, Game.id == GamePlayer.game_id)
             .where(GamePlayer.user_id == user.id, Game.status == "playing")
+            .scalar_subquery()
         )
-        if (waiting or 0) + (playing or 0) >= self.services.settings.tables_per_player:
+        taken = await session.scalar(select(waiting + playing))  # both counts, one statement
+        if (taken or 0) >= self.services.settings.tables_per_player:
             limit = self.services.settings.tables_per_player
             raise ClubError(
                 429, "too_many_tables", f"you already have {limit} requests and tables", limit=limit
