@@ -225,7 +225,7 @@ class _Direct:
         the games moved on (an event of any other game was fenced off and not written)."""
         events = [write.event for write in writes]
         keys = [(e["game_id"], e["fence"], e["version"] - 1) for e in events]
-        if self.sqlite:  # one call on aiosqlite's thread (its own way to run a function there)
+        if self.sqlite:  # one call on aiosqlite's thread (its own, private way; pyproject.toml)
             return await raw._execute(self._store_sqlite, raw._conn, writes, keys)  # type: ignore[no-any-return]
         async with raw.transaction():
             ids, fences, versions = (list(column) for column in zip(*keys, strict=True))
