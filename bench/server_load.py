@@ -257,6 +257,16 @@ class Guest:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
 
+def request_body(game: str, loss_limit: int) -> dict[str, Any]:
+    """A benchmark table's game request: unrated, a person's clock."""
+    return {
+        "game": game,
+        "options": {"loss_limit": loss_limit},
+        "seconds_per_move": SECONDS_PER_MOVE,
+        "rated": False,
+    }
+
+
 class Players:
     """The tables of one client process: seat ``i`` of table ``t`` talks to server
     ``(t + i) % n``, and the table is started (so owned) by server ``t % n``."""
@@ -287,13 +297,7 @@ class Players:
         """Seat four guests at a new table: one creates a request, three join it."""
         async with self.setup_gate:
             request = await guests[0].post(
-                "/api/requests",
-                {
-                    "game": self.config["game"],
-                    "options": {"loss_limit": self.config["loss_limit"]},
-                    "seconds_per_move": SECONDS_PER_MOVE,
-                    "rated": False,
-                },
+                "/api/requests", request_body(self.config["game"], self.config["loss_limit"])
             )
             joined = request
             for guest in guests[1:]:
@@ -791,13 +795,7 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
             async def request() -> None:
                 for guests in tables:
                     made = await guests[0].post(
-                        "/api/requests",
-                        {
-                            "game": args.game,
-                            "options": {"loss_limit": args.loss_limit},
-                            "seconds_per_move": SECONDS_PER_MOVE,
-                            "rated": False,
-                        },
+                        "/api/requests", request_body(args.game, args.loss_limit)
                     )
                     requests.append(made["id"])
 
