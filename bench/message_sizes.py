@@ -20,12 +20,13 @@ import asyncio
 import json
 import random
 import statistics
-import time
 from collections import defaultdict
 from types import SimpleNamespace
 from typing import Any
+from unittest import mock
 
 from kozel.games import get_game
+from kozel.server import tables
 from kozel.server.pubsub import MemoryPubSub
 from kozel.server.tables import Table
 from kozel.server.writer import Writer
@@ -60,8 +61,21 @@ def table_of(game: str, seed: int) -> Table:
     return table
 
 
+PACE = 2.5
+"""Seconds between two events on the table's clock: a person's pace."""
+
+
 def measure(game: str, seed: int, max_rounds: int) -> dict[str, Any]:
-    """Play one game (or its first ``max_rounds`` rounds): every seat's bytes per event."""
+    """Play one game (or its first ``max_rounds`` rounds): every seat's bytes per event. The
+    table reads a steady clock (:data:`PACE` a move), not the machine's: an event carries the
+    clock whole when its deadline moved, and on the wall clock that depended on whether two
+    moves fell in the same millisecond, so on how fast the machine ran."""
+    now = [1_800_000_000.0]
+    with mock.patch.object(tables, "time", SimpleNamespace(time=lambda: now[0])):
+        return _measure(game, seed, max_rounds, now)
+
+
+def _measure(game: str, seed: int, max_rounds: int, now: list[float]) -> dict[str, Any]:
     table = table_of(game, seed)
     rng = random.Random(seed)
     moves: dict[int, list[int]] = defaultdict(list)
@@ -83,7 +97,8 @@ def measure(game: str, seed: int, max_rounds: int) -> dict[str, Any]:
             table.match.push(rng.choice(list(table.match.legal_moves())))
             kind = "move"
         table.version += 1
-        table.deadline = time.time() + table.seconds_per_move  # the clock runs anew
+        now[0] += PACE
+        table.deadline = now[0] + table.seconds_per_move  # the clock runs anew
         messages = table._messages(kind)
         round_number = table.match.progress()[0]
         for seat in range(players):
