@@ -85,7 +85,7 @@ def test_a_browsers_socket_gets_the_state_compressed_and_the_events_plain(
     server: RunningServer,
 ) -> None:
     """A client offering permessage-deflate as a browser does plays a game to its end: the
-    whole state comes compressed, the events (each under the limit) as they are, and all
+    whole state comes compressed, the events below the limit as they are, and all
     reach it intact."""
     alice = Player(server.url, server.ws)
     alice.guest()
@@ -98,6 +98,9 @@ def test_a_browsers_socket_gets_the_state_compressed_and_the_events_plain(
     ) as sock:
         final = play_to_the_end(sock)
     assert final["status"] == "finished"
-    assert len(seen) > 20
+    # The whole state opens the socket, compressed, and the moves follow as events, plain
+    # below the limit; how many moves the game took is the deal's affair, not this test's.
+    (state_size, state_compressed), *events = seen
+    assert state_compressed and state_size >= PLAIN_BELOW
+    assert any(not compressed for _, compressed in events), seen
     assert all(compressed == (size >= PLAIN_BELOW) for size, compressed in seen), seen
-    assert any(compressed for _, compressed in seen) and not all(c for _, c in seen)
