@@ -7,8 +7,9 @@ It starts ``--processes`` ``kozel serve`` processes (nodes n1, n2, ...) on one f
 (``--redis``). It opens ``--tables`` tables whose four seats are guest players, each seat's
 WebSocket on another process than its neighbour's, so that most moves travel from the
 seat's process to the table's owner and back through Redis. The players run in
-``--clients`` client processes (asyncio each), so that the load generator is not the
-bottleneck; their CPU is reported beside the servers'.
+``--clients`` client processes (each an event loop on uvloop, reading and writing JSON with
+orjson), so that the load generator is not the bottleneck; their CPU is reported beside the
+servers'.
 
 Every player moves with its first legal move: ``--pace human`` after thinking a uniform
 0.5-1.5 s (a person's pace: a table moves about once a second), ``--pace instant`` at once
@@ -52,6 +53,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+import uvloop  # the players' event loop, uvicorn's (uvicorn[standard])
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -365,17 +368,18 @@ class Players:
             # a person adds his seed to the table's shuffle at once (the first deal waits for
             # the people's seeds), as the browser does; a server of an older version has no
             # shuffle and says it does not know the message
-            await sock.send(json.dumps({"type": "seed", "seed": secrets.token_hex(16)}))
+            await sock.send(dumps({"type": "seed", "seed": secrets.token_hex(16)}))
             await self.go.wait()
             while not self.stop.is_set() and not over.is_set():
                 try:
-                    text = await asyncio.wait_for(sock.recv(), STALL_SECONDS)
+                    async with asyncio.timeout(STALL_SECONDS):
+                        data = await sock.recv(decode=False)
                 except TimeoutError:
                     self.stats.errors["stall"] += 1
                     over.set()
                     return
                 arrived = time.perf_counter()
-                message = json.loads(text)
+                message = orjson.loads(data)
                 kind, state = message["type"], held[seat_index]
                 if kind == "error":
                     if message["code"] not in ("seed_late", "seed_twice", "unknown_type"):
@@ -383,7 +387,7 @@ class Players:
                     continue
                 if kind == "next_round" and state is not None:
                     if state["you"] in message["waiting"]:  # a person presses "next"
-                        await sock.send(json.dumps({"type": "next"}))
+                        await sock.send(dumps({"type": "next"}))
                     continue
                 if kind not in ("state", "event"):
                     continue
@@ -393,14 +397,14 @@ class Players:
                 if kind == "event":
                     if state is None or message["version"] != seen + 1:
                         self.stats.errors["missed_version"] += 1
-                        await sock.send(json.dumps({"type": "sync"}))
+                        await sock.send(dumps({"type": "sync"}))
                         continue
                     state = {**patch.apply(state, message["patch"]), "version": message["version"]}
                 else:
                     state = message
                 held[seat_index] = state
                 if not self.stop.is_set():
-                    self.stats.bytes[kind].append(len(text))
+                    self.stats.bytes[kind].append(len(data))
                 version = state["version"]
                 you = state["you"]
                 waiting = pending[0]
@@ -416,7 +420,7 @@ class Players:
                     over.set()
                     return
                 if you in state.get("next_round", {}).get("waiting", []):
-                    await sock.send(json.dumps({"type": "next"}))
+                    await sock.send(dumps({"type": "next"}))
                 view = state.get("view")
                 if (
                     view
@@ -433,7 +437,7 @@ class Players:
                     move = {"type": "move", "version": version, "move": view["legal_moves"][0]}
                     if not self.stop.is_set():
                         self.stats.moves += 1
-                    await sock.send(json.dumps(move))
+                    await sock.send(dumps(move))
 
         tasks = [asyncio.create_task(reader(i, s)) for i, s in enumerate(sockets)]
         try:
@@ -486,6 +490,11 @@ class Players:
         await asyncio.gather(*waiting, return_exceptions=True)
         for transport in self.transports:
             await transport.aclose()
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message to the server, as a text frame."""
+    return orjson.dumps(message).decode()
 
 
 def say(message: dict[str, Any]) -> None:
@@ -834,7 +843,7 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
 
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--client":
-        asyncio.run(Players(json.loads(sys.argv[2])).run())
+        uvloop.run(Players(json.loads(sys.argv[2])).run())
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=1, choices=[1, 2, 4])
