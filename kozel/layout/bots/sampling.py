@@ -11,6 +11,8 @@ fitting tile, a knock only where knocking is: the rules say,
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -82,7 +84,15 @@ class World:
 
 
 class Sampler:
-    """Samples worlds for one view; reuses the constraint analysis across samples."""
+    """Samples worlds for one view, each consistent deal of the unseen tiles equally likely.
+
+    The unseen tiles fall into classes by which of the other seats may hold them (the proven
+    voids). A world is dealt class by class: how many of a class's tiles go to each seat
+    allowed them is drawn in proportion to the number of whole deals that split leaves
+    possible (counted once per view and remembered), and which of the class's tiles they are
+    is drawn uniformly. What no hand takes is the bazaar, in a random order, and the reserve.
+    (Filling one hand after another from a shuffled pool is not uniform once two seats have
+    voids: a hand that leaves the next one fewer choices is dealt more often.)"""
 
     def __init__(self, view: SeatView, rng: random.Random) -> None:
         assert view.seat is not None
@@ -91,45 +101,130 @@ class Sampler:
         self.me = view.seat
         self.unseen = tiles_of(FULL_MASK & ~view.hand_mask & ~view.table)
         self.voids = known_voids(view)
+        """Each seat's tiles it cannot hold (none for this seat: its hand is known)."""
         self.voids[self.me] = 0
-        self.sizes = list(view.hand_sizes)
-        self.others = sorted(
-            (s for s in range(len(self.sizes)) if s != self.me),
-            key=lambda s: -self.voids[s].bit_count(),
-        )
+        self.others = [s for s in range(len(view.hand_sizes)) if s != self.me]
+        self.needs = tuple(view.hand_sizes[s] for s in self.others)
+        everyone = (1 << len(self.others)) - 1
+        classes: dict[int, list[Tile]] = {}
+        for t in self.unseen:
+            allowed = sum(1 << i for i, s in enumerate(self.others) if not self.voids[s] >> t & 1)
+            classes.setdefault(allowed, []).append(t)
+        # the tiles anyone may hold last: their number of deals is a closed form
+        self.classes = sorted(classes.items(), key=lambda item: item[0] == everyone)
+        self.class_of = {t: index for index, (_, tiles) in enumerate(self.classes) for t in tiles}
+        self.free_last = bool(self.classes) and self.classes[-1][0] == everyone
+        self._splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]]
+        self._splits = {}
+        self.consistent = self._deals(0, self.needs) > 0
+        """False only if no deal fits the voids, which the rules make impossible; the voids
+        are then ignored (:meth:`sample`)."""
+
+    def _deals(self, index: int, needs: tuple[int, ...]) -> int:
+        """How many deals of the classes from ``index`` on give each other seat its ``needs``
+        (the tiles left over going to the bazaar and the reserve)."""
+        if index == len(self.classes):
+            return 0 if any(needs) else 1
+        if self.free_last and index == len(self.classes) - 1:
+            return _ways(len(self.classes[index][1]), needs)
+        return self._split_options(index, needs)[1][-1]
+
+    def _split_options(
+        self, index: int, needs: tuple[int, ...]
+    ) -> tuple[list[tuple[int, ...]], list[int]]:
+        """The ways class ``index`` can split among the seats it allows (counts in the order
+        of :attr:`others`), with the running total of the deals each leaves possible."""
+        key = (index, needs)
+        if key in self._splits:
+            return self._splits[key]
+        allowed, tiles = self.classes[index]
+        seats = [i for i in range(len(needs)) if allowed >> i & 1]
+        splits: list[tuple[int, ...]] = []
+        totals: list[int] = []
+        total = 0
+        for counts in _bounded(len(tiles), [needs[i] for i in seats]):
+            left = list(needs)
+            split = [0] * len(needs)
+            for i, c in zip(seats, counts, strict=True):
+                left[i] -= c
+                split[i] = c
+            ways = _ways(len(tiles), counts) * self._deals(index + 1, tuple(left))
+            if ways:
+                total += ways
+                splits.append(tuple(split))
+                totals.append(total)
+        if not totals:
+            totals.append(0)
+        self._splits[key] = (splits, totals)
+        return splits, totals
 
     def sample(self) -> World:
-        """A world consistent with the proven voids (relaxed only if none can be found,
-        which the rules make impossible)."""
-        for _ in range(60):
-            world = self._try(strict=True)
-            if world is not None:
-                return world
-        world = self._try(strict=False)
-        assert world is not None
-        return world
-
-    def _try(self, strict: bool) -> World | None:
+        """A world: a deal consistent with the proven voids, every such deal equally likely."""
         pool = self.unseen[:]
         self.rng.shuffle(pool)
-        hands = [0] * len(self.sizes)
+        hands = [0] * len(self.view.hand_sizes)
         hands[self.me] = self.view.hand_mask
-        for seat in self.others:
-            need = self.sizes[seat]
-            void = self.voids[seat] if strict else 0
-            kept: list[Tile] = []
-            taken = 0
-            for t in pool:
-                if taken < need and not void >> t & 1:
-                    hands[seat] |= 1 << t
-                    taken += 1
-                else:
-                    kept.append(t)
-            if taken < need:
-                return None
-            pool = kept
+        if len(self.classes) == 1 or not self.consistent:  # no voids split them, or none fit
+            return self._deal(hands, pool, self.needs)
+        grouped: list[list[Tile]] = [[] for _ in self.classes]
+        for t in pool:  # each group in a random order
+            grouped[self.class_of[t]].append(t)
+        needs = self.needs
+        rest: list[Tile] = []
+        for index, tiles in enumerate(grouped):
+            if self.free_last and index == len(grouped) - 1:
+                split = needs
+            else:
+                splits, totals = self._split_options(index, needs)
+                split = splits[bisect.bisect_right(totals, self.rng.randrange(totals[-1]))]
+            at = 0
+            for i, count in enumerate(split):
+                for t in tiles[at : at + count]:
+                    hands[self.others[i]] |= 1 << t
+                at += count
+            rest += tiles[at:]
+            needs = tuple(n - c for n, c in zip(needs, split, strict=True))
+        if self.view.bazaar_left:  # the groups' leftovers, drawn in a random order
+            self.rng.shuffle(rest)
+        return self._world(hands, rest)
+
+    def _deal(self, hands: list[int], pool: list[Tile], needs: tuple[int, ...]) -> World:
+        """The other seats' hands dealt in turn from ``pool`` (in a random order), the rest
+        left to the bazaar and the reserve."""
+        at = 0
+        for seat, need in zip(self.others, needs, strict=True):
+            for t in pool[at : at + need]:
+                hands[seat] |= 1 << t
+            at += need
+        return self._world(hands, pool[at:])
+
+    def _world(self, hands: list[int], rest: list[Tile]) -> World:
+        """The world of these hands, the tiles left over (in a random order) becoming the
+        bazaar and the reserve."""
         drawable = self.view.bazaar_left
         reserve = 0
-        for t in pool[drawable:]:
+        for t in rest[drawable:]:
             reserve |= 1 << t
-        return World(hands, pool[:drawable], reserve)
+        return World(hands, rest[:drawable], reserve)
+
+
+def _ways(count: int, parts: tuple[int, ...]) -> int:
+    """In how many ways groups of these sizes can be taken from ``count`` different tiles
+    (the rest left over); 0 when they need more."""
+    left = count - sum(parts)
+    if left < 0:
+        return 0
+    ways = math.factorial(count) // math.factorial(left)
+    for part in parts:
+        ways //= math.factorial(part)
+    return ways
+
+
+def _bounded(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every tuple of counts, each at most its cap, whose sum is at most ``total``."""
+    if not caps:
+        yield ()
+        return
+    for first in range(min(caps[0], total) + 1):
+        for more in _bounded(total - first, caps[1:]):
+            yield (first, *more)
