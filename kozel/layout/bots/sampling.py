@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import operator
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -112,7 +113,10 @@ class Sampler:
             classes.setdefault(allowed, []).append(t)
         # the tiles anyone may hold last: their number of deals is a closed form
         self.classes = sorted(classes.items(), key=lambda item: item[0] == everyone)
-        self.class_of = {t: index for index, (_, tiles) in enumerate(self.classes) for t in tiles}
+        self.class_of = [0] * 28
+        for index, (_, tiles) in enumerate(self.classes):
+            for t in tiles:
+                self.class_of[t] = index
         self.free_last = bool(self.classes) and self.classes[-1][0] == everyone
         self._splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]]
         self._splits = {}
@@ -160,32 +164,35 @@ class Sampler:
 
     def sample(self) -> World:
         """A world: a deal consistent with the proven voids, every such deal equally likely."""
+        rng = self.rng
         pool = self.unseen[:]
-        self.rng.shuffle(pool)
+        rng.shuffle(pool)
         hands = [0] * len(self.view.hand_sizes)
         hands[self.me] = self.view.hand_mask
         if len(self.classes) == 1 or not self.consistent:  # no voids split them, or none fit
             return self._deal(hands, pool, self.needs)
+        class_of = self.class_of
         grouped: list[list[Tile]] = [[] for _ in self.classes]
         for t in pool:  # each group in a random order
-            grouped[self.class_of[t]].append(t)
+            grouped[class_of[t]].append(t)
         needs = self.needs
+        last = len(grouped) - 1 if self.free_last else -1
         rest: list[Tile] = []
         for index, tiles in enumerate(grouped):
-            if self.free_last and index == len(grouped) - 1:
+            if index == last:
                 split = needs
             else:
                 splits, totals = self._split_options(index, needs)
-                split = splits[bisect.bisect_right(totals, self.rng.randrange(totals[-1]))]
+                split = splits[bisect.bisect_right(totals, rng.randrange(totals[-1]))]
+                needs = tuple(map(operator.sub, needs, split))
             at = 0
-            for i, count in enumerate(split):
+            for seat, count in zip(self.others, split, strict=True):
                 for t in tiles[at : at + count]:
-                    hands[self.others[i]] |= 1 << t
+                    hands[seat] |= 1 << t
                 at += count
             rest += tiles[at:]
-            needs = tuple(n - c for n, c in zip(needs, split, strict=True))
         if self.view.bazaar_left:  # the groups' leftovers, drawn in a random order
-            self.rng.shuffle(rest)
+            rng.shuffle(rest)
         return self._world(hands, rest)
 
     def _deal(self, hands: list[int], pool: list[Tile], needs: tuple[int, ...]) -> World:
