@@ -18,7 +18,8 @@ the opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x
 with the search but the old weight, and ``expert-w1`` the expert that counts the opponents'
 points in full in every game, ``expert-e20`` the expert whose exact search may visit twenty
 times the positions its playouts would (so it searches from about 22 tiles left in team
-Block, not 16): variants of the search to measure against each other
+Block, not 16), ``expert-c4`` the expert that drew its worlds from four candidates each, not
+sixteen: variants of the search to measure against each other
 (``kozel.layout.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
 games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed is
 ``--seed`` plus its number, so the same arguments give the same deals.
@@ -80,6 +81,7 @@ VARIANTS: dict[str, Tuning] = {
     "expert-x": Tuning(two_unit_race_weight=None),
     "expert-w1": Tuning(opponent_weight=1.0),
     "expert-e20": Tuning(exact_factor=20.0),
+    "expert-c4": Tuning(candidates=4),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 

@@ -103,26 +103,33 @@ class Lightest:
 
 def test_the_judgement_marks_a_bad_players_mistakes_and_not_the_experts_choice() -> None:
     """Seat 0 keeps its heavy tiles (lays its lightest): the expert finds large mistakes and
-    an accuracy below 100; every decision names a legal move played and the expert's."""
+    an accuracy below 100; every decision names a legal move played and the expert's. Over
+    three games the bad player gives away more points a decision than the amateur facing
+    it (in one game either may look worse: 24 worlds a decision judge few moves surely)."""
     rules = GOAT
     assert isinstance(rules, Ruleset)
     opts = rules.options({"players": 2, "loss_limit": 60})
-    match = play_match(rules, opts, [Lightest(), make_bot("amateur", 2)], 11)
-    record = json.loads(json.dumps(record_of(match, ["bad", "amateur"])))
-    bad = judge_seat(record, 0, 24, 8)
-    assert bad["judged"] and bad["unit"] == "points" and bad["decisions"]
-    assert bad["mistakes"] >= 1
-    assert bad["accuracy"] is not None and bad["accuracy"] < 100
-    for d in bad["decisions"]:
-        moves = record["rounds"][d["round"] - 1]["moves"]
-        recorded = moves[d["move"] - 1]
-        assert recorded["seat"] == 0
-        assert d["played"] == {k: v for k, v in recorded.items() if k != "seat"}
-        assert d["loss"] <= d["spread"] and d["mistake"] == is_mistake(
-            d["loss"], d["spread"], "points"
-        )
-    good = judge_seat(record, 1, 24, 8)
-    assert good["accuracy"] is not None and good["accuracy"] > bad["accuracy"]
+    losses: dict[int, list[float]] = {0: [], 1: []}
+    for seed in (12, 13, 14):
+        match = play_match(rules, opts, [Lightest(), make_bot("amateur", 2)], seed)
+        record = json.loads(json.dumps(record_of(match, ["bad", "amateur"])))
+        bad = judge_seat(record, 0, 24, 8)
+        assert bad["judged"] and bad["unit"] == "points" and bad["decisions"]
+        assert bad["mistakes"] >= 1
+        assert bad["accuracy"] is not None and bad["accuracy"] < 100
+        for d in bad["decisions"]:
+            moves = record["rounds"][d["round"] - 1]["moves"]
+            recorded = moves[d["move"] - 1]
+            assert recorded["seat"] == 0
+            assert d["played"] == {k: v for k, v in recorded.items() if k != "seat"}
+            assert d["loss"] <= d["spread"] and d["mistake"] == is_mistake(
+                d["loss"], d["spread"], "points"
+            )
+        good = judge_seat(record, 1, 24, 8)
+        losses[0] += [d["loss"] for d in bad["decisions"]]
+        losses[1] += [d["loss"] for d in good["decisions"]]
+    bad_mean, good_mean = (sum(x) / len(x) for x in (losses[0], losses[1]))
+    assert good_mean < bad_mean / 2
 
 
 def held_by(record: dict[str, Any], seat: int) -> set[str]:
