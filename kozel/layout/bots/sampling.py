@@ -170,7 +170,7 @@ class Sampler:
         hands = [0] * len(self.view.hand_sizes)
         hands[self.me] = self.view.hand_mask
         if len(self.classes) == 1 or not self.consistent:  # no voids split them, or none fit
-            return self._deal(hands, pool, self.needs)
+            return self._deal(hands, pool)
         class_of = self.class_of
         grouped: list[list[Tile]] = [[] for _ in self.classes]
         for t in pool:  # each group in a random order
@@ -195,11 +195,11 @@ class Sampler:
             rng.shuffle(rest)
         return self._world(hands, rest)
 
-    def _deal(self, hands: list[int], pool: list[Tile], needs: tuple[int, ...]) -> World:
+    def _deal(self, hands: list[int], pool: list[Tile]) -> World:
         """The other seats' hands dealt in turn from ``pool`` (in a random order), the rest
         left to the bazaar and the reserve."""
         at = 0
-        for seat, need in zip(self.others, needs, strict=True):
+        for seat, need in zip(self.others, self.needs, strict=True):
             for t in pool[at : at + need]:
                 hands[seat] |= 1 << t
             at += need
