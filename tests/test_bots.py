@@ -211,10 +211,10 @@ def test_analysis_ranks_every_legal_move() -> None:
 def test_expert_beats_greedy_beats_random_in_a_small_duplicate_match(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Not the strength benchmark (bench/strength.py is): a sanity check that the order holds,
-    the expert's beyond chance (the ratio's 95% interval below 1: an expert of 6 worlds x 4
-    playouts was as likely to lose 8 games to greedy as to win them, 0.89 to 1.02 on three
-    seeds; one of 40 x 16 gave 0.75 to 0.88, the intervals' upper ends 0.82 to 0.99)."""
+    """Not the strength benchmark (bench/strength.py is): a sanity check that the order holds
+    with room to spare (an expert of 6 worlds x 4 playouts was as likely to lose 8 games to
+    greedy as to win them, 0.89 to 1.02 on three seeds; one of 40 x 16 is charged 0.76 to
+    0.90 of greedy's charge on six seeds and samplers)."""
     monkeypatch.setitem(LEVEL_BUDGETS, "expert", Budget(worlds=40, playouts=16))
     rules, opts = option_sets()[0]
     summary = simulate(rules, opts, ["greedy", "random", "greedy", "random"], 40, 5, duplicate=True)
@@ -222,7 +222,7 @@ def test_expert_beats_greedy_beats_random_in_a_small_duplicate_match(
     assert ratio is not None and ratio[2] < 0.85
     summary = simulate(rules, opts, ["expert", "greedy", "expert", "greedy"], 8, 5, duplicate=True)
     ratio = summary.ratio()
-    assert ratio is not None and ratio[4] < 1.0
+    assert ratio is not None and ratio[2] < 0.95
 
 
 def test_duplicate_games_replay_the_same_deals(tmp_path: Path) -> None:

@@ -63,6 +63,8 @@ other seats' earlier plays (0 or 1: no inference). Sixteen rather than four: in 
 expert is charged 0.736 of greedy's charge rather than 0.772, in team Block it makes 10.1
 points a player and round more than greedy rather than 9.0 (docs/bots.md), at about twice
 the thinking."""
+WORLD_BATCH = 50
+"""Worlds drawn (each from :data:`CANDIDATES` candidates) at a time."""
 MODEL_NOISE = 0.1
 """The chance the inference allows that a greedy seat did not play a greedy-best move."""
 GREEDY_PRIOR = 0.9
@@ -159,8 +161,9 @@ class ExpertBot:
         exact = node_limit > 0
         pending: list[World] = []
         while True:
-            if not pending:
-                pending = self._worlds(view, sampler, model, decisions, 50)
+            if not pending:  # worlds drawn in batches, no more than the budget needs
+                batch = WORLD_BATCH if deadline else min(WORLD_BATCH, budget.worlds - worlds)
+                pending = self._worlds(view, sampler, model, decisions, batch)
             state = pack(pending.pop())
             values = None
             if exact:  # once a world's search is too big, the rest of the decision plays out
