@@ -251,7 +251,7 @@ class ExpertBot:
         """``count`` worlds, drawn from ``candidates`` (:data:`CANDIDATES`) times as many by how
         likely the other seats' earlier plays are in each under the greedy model
         (:mod:`kozel.layout.bots.inference`)."""
-        if not decisions or self.tuning.candidates <= 1:
+        if not decisions:  # (none either without inference: fewer than two candidates)
             return [sampler.sample() for _ in range(count)]
         candidates = [sampler.sample() for _ in range(count * self.tuning.candidates)]
         rules = pack_state(

@@ -117,7 +117,8 @@ class Sampler:
         for index, (_, tiles) in enumerate(self.classes):
             for t in tiles:
                 self.class_of[t] = index
-        self.free_last = bool(self.classes) and self.classes[-1][0] == everyone
+        self.free = len(self.classes) - 1 if classes.get(everyone) else -1
+        """The index of the class anyone may hold (the last), or -1."""
         self._splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]]
         self._splits = {}
         self.consistent = self._deals(0, self.needs) > 0
@@ -129,7 +130,7 @@ class Sampler:
         (the tiles left over going to the bazaar and the reserve)."""
         if index == len(self.classes):
             return 0 if any(needs) else 1
-        if self.free_last and index == len(self.classes) - 1:
+        if index == self.free:
             return _ways(len(self.classes[index][1]), needs)
         return self._split_options(index, needs)[1][-1]
 
@@ -147,12 +148,11 @@ class Sampler:
         totals: list[int] = []
         total = 0
         for counts in _bounded(len(tiles), [needs[i] for i in seats]):
-            left = list(needs)
             split = [0] * len(needs)
             for i, c in zip(seats, counts, strict=True):
-                left[i] -= c
                 split[i] = c
-            ways = _ways(len(tiles), counts) * self._deals(index + 1, tuple(left))
+            left = tuple(map(operator.sub, needs, split))
+            ways = _ways(len(tiles), counts) * self._deals(index + 1, left)
             if ways:
                 total += ways
                 splits.append(tuple(split))
@@ -176,10 +176,9 @@ class Sampler:
         for t in pool:  # each group in a random order
             grouped[class_of[t]].append(t)
         needs = self.needs
-        last = len(grouped) - 1 if self.free_last else -1
         rest: list[Tile] = []
         for index, tiles in enumerate(grouped):
-            if index == last:
+            if index == self.free:
                 split = needs
             else:
                 splits, totals = self._split_options(index, needs)
