@@ -6,6 +6,8 @@ import dataclasses
 import json
 import random
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kozel.core import TILE_NAMES, parse_tile, tiles_of
@@ -22,7 +24,7 @@ from kozel.layout.views import (
     view_for,
     view_from_dict,
 )
-from tests.randomplay import option_sets, play_random
+from tests.randomplay import DURING_MATRIX, MATRIX, option_sets, play_random
 
 TILE_TEXT = re.compile(r"\b[0-6]-[0-6]\b")
 
@@ -66,6 +68,59 @@ def test_no_view_leaks_a_hidden_tile() -> None:
             )
             games += 1
     assert games >= 1000
+
+
+def test_views_built_together_follow_every_game_as_it_grows() -> None:
+    """:func:`view_dicts` grows the round's public history and arms with each event (the
+    match's trail) and, given the views it built last, builds again only what a move can
+    change; a copy of the match grows its own: at every position of random games of every
+    layout game (the scores of lays and the hints too), and of a copy played on from a
+    position, the views built together so are those built from scratch."""
+    raw_sets = [*MATRIX[::5], *DURING_MATRIX[::4], (BYKOVO, {})]
+    sets = [*option_sets()[::3], *((rules, rules.options(raw)) for rules, raw in raw_sets)]
+    positions = 0
+    reused = 0
+
+    def follow(match: Match, held: list[list[dict[str, Any]]]) -> None:
+        nonlocal positions, reused
+        positions += 1
+        chosen: list[int | None] = [*range(match.opts.players), None]
+        built = view_dicts(match, chosen, hints=True, previous=held[0] if held else None)
+        fresh = [view_for(match, seat, hints=True).to_dict() for seat in chosen]
+        for seat, together, alone in zip(chosen, built, fresh, strict=True):
+            assert json.dumps(together) == json.dumps(alone), f"seat {seat}: views differ"
+        if held and built[-1]["game"] is held[0][-1]["game"] is not None:
+            reused += built[-1]["options"] is held[0][-1]["options"]
+        held[:] = [built]
+
+    for number, (rules, opts) in enumerate(sets):
+        held: list[list[dict[str, Any]]] = []
+        copies: list[Match] = []
+        play_random(rules, opts, number, partial(_follow_and_fork, follow, held, copies))
+        assert copies, rules.id
+        fork, fork_held = copies[0], []
+        pushed = 0
+        while not fork.over and pushed < 30:
+            if fork.round.over:
+                fork.next_round()
+            fork.push(fork.round.legal_moves()[-1])
+            follow(fork, fork_held)
+            pushed += 1
+    assert positions > 2000
+    assert reused > positions // 2  # most positions were built on the last ones
+
+
+def _follow_and_fork(
+    follow: Callable[[Match, list[list[dict[str, Any]]]], None],
+    held: list[list[dict[str, Any]]],
+    copies: list[Match],
+    match: Match,
+    rnd: Round,
+) -> None:
+    """Follow a position, and keep a copy of the match at the sixth move of a round."""
+    follow(match, held)
+    if len(rnd.history) == 6 and not copies:
+        copies.append(match.copy())
 
 
 def _reachable(value: object, seen: set[int]) -> list[object]:

@@ -173,9 +173,16 @@ class GameMatch(Protocol):
         each of the seat's legal lays would score (games that score during play)."""
         ...
 
-    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
+    def view_dicts(
+        self,
+        seats: list[int | None],
+        hints: bool = False,
+        previous: list[dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]]:
         """Each seat's view as JSON-ready data, as ``[view(s, hints).to_dict() for s in
-        seats]`` (a table builds them together, after every move)."""
+        seats]`` (a table builds them together, after every move). ``previous``: the views
+        this returned last for the same seats, which a game may build on (share what the
+        events since could not change)."""
         ...
 
     def progress(self) -> tuple[int, int]:

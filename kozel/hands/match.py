@@ -179,7 +179,12 @@ class HandsMatch(Generic[Opts, H, M, V]):
         """What ``seat`` may see (``hints`` mean nothing in a game played in hands)."""
         return self.seat_view(seat)
 
-    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
+    def view_dicts(
+        self,
+        seats: list[int | None],
+        hints: bool = False,
+        previous: list[dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]]:
         return [self.seat_view(s).to_dict() for s in seats]
 
     def view_fields(self, seat: int | None) -> dict[str, Any]:

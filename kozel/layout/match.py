@@ -31,7 +31,7 @@ from kozel.layout.deal import Deal, deal_tiles
 from kozel.layout.round import Round, RoundEnd
 from kozel.layout.rules import Ruleset
 from kozel.layout.scoring.base import Cell, Settlement
-from kozel.layout.views import SeatView, view_dicts, view_for
+from kozel.layout.views import SeatView, Trail, view_dicts, view_for
 
 __all__ = ["Match", "MatchResult", "RoundResult", "record_of", "round_sheet"]
 
@@ -111,6 +111,9 @@ class Match:
         self.lot: tuple[Tile, ...] = ()
         """The tiles the seats drew for the first leader (games that draw a lot)."""
         self._round: Round | None = None
+        self.trail: Trail | None = None
+        """The current round's public history as :func:`~kozel.layout.views.view_dicts` last
+        built it (a new round, or a copy's, starts another)."""
 
     @property
     def round(self) -> Round:
@@ -199,8 +202,13 @@ class Match:
     def view(self, seat: int | None, hints: bool = False) -> SeatView:
         return view_for(self, seat, hints)
 
-    def view_dicts(self, seats: list[int | None], hints: bool = False) -> list[dict[str, Any]]:
-        return view_dicts(self, seats, hints)
+    def view_dicts(
+        self,
+        seats: list[int | None],
+        hints: bool = False,
+        previous: list[dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]]:
+        return view_dicts(self, seats, hints, previous)
 
     def progress(self) -> tuple[int, int]:
         if self._round is None:

@@ -150,8 +150,9 @@ class SeatView:
             mask |= 1 << t
         return mask
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (what a client receives)."""
+    def to_dict(self, history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Plain JSON-ready data (what a client receives); ``history``: the history's JSON
+        when the caller holds it already (:class:`Trail`)."""
         return {
             "game": self.rules.id,
             "options": self.rules.options_dict(self.opts),
@@ -174,7 +175,7 @@ class SeatView:
                     for a in self.arms
                 ],
             },
-            "history": self._history_dicts(),
+            "history": self._history_dicts() if history is None else history,
             "leader": self.leader,
             "turn": self.turn,
             "round": self.round_number,
@@ -195,13 +196,7 @@ class SeatView:
             "hint": [{**move_to_dict(move), "points": n} for move, n in self.hint],
             "lot": None if self.lot_seat < 0 else {"seat": self.lot_seat, "by": self.lot_by},
             "hundred_asked": self.asking,
-            "lead": None
-            if not self.lead_why
-            else {
-                "seat": self.lead_seat,
-                "why": self.lead_why,
-                "tile": TILE_NAMES[self.lead_tile] if self.lead_tile >= 0 else None,
-            },
+            "lead": _lead_json(self.lead_seat, self.lead_why, self.lead_tile),
             "units": list(self.units),
         }
 
@@ -347,25 +342,93 @@ def laid_arms(rnd: Round) -> tuple[list[list[Tile]], list[list[int]]]:
     arm: the round's history laid again on a fresh :class:`~kozel.core.Layout` by the
     engine's own :func:`~kozel.layout.history.lay`, each tile's outer half being what its arm shows
     once it is laid."""
-    chains: list[list[Tile]] = [[], [], [], []]
-    outer: list[list[int]] = [[], [], [], []]
-    layout = Layout()
-    for _, move, _ in rnd.history:
-        for play in plays_of(move):
-            lay(layout, play, rnd.spinner_rule)
-            if play.arm is not None:
-                chains[play.arm].append(play.tile)
-                outer[play.arm].append(layout.ends[play.arm])
-    return chains, outer
+    trail = Trail(rnd)
+    trail.follow(rnd, ())
+    return trail.chains, trail.outer
 
 
-def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
+class Trail:
+    """What a round's public view builds from its history, grown as the history grows: the
+    tiles laid on each arm and their outer halves (:func:`laid_arms`), every tile laid, each
+    event as the spectators see it in JSON, and each seat's own draws (their indices and their
+    JSON with the tile). :func:`view_dicts` keeps one on the match, so a table's event costs
+    what the move added, not the whole round again; the lists it hands out are new ones, and
+    the JSON events are shared between builds: read them, never change them."""
+
+    __slots__ = ("chains", "count", "deal", "events", "laid", "last", "layout", "outer", "own")
+
+    def __init__(self, rnd: Round) -> None:
+        self.deal = rnd.deal
+        """The round's deal, which the round's copies share (a table pushes each move on a
+        copy of its match, and builds the views from the copy)."""
+        self.count = 0
+        """History events followed so far."""
+        self.last: tuple[int, Move, Tile] | None = None
+        """The last of them (a history that changed other than by growing is not followed)."""
+        self.layout = Layout()
+        self.chains: list[list[Tile]] = [[], [], [], []]
+        self.outer: list[list[int]] = [[], [], [], []]
+        self.laid: list[Play] = []
+        self.events: list[dict[str, Any]] = []
+        self.own: dict[int, dict[int, dict[str, Any]]] = {}
+        """Per seat, its draws: the history index and the event's JSON with the tile."""
+
+    def follows(self, rnd: Round) -> bool:
+        """Whether this trail is of ``rnd`` (or of a round it is a copy of, or one copied
+        from it) and ``rnd``'s history holds the events followed (its history only grows)."""
+        count = self.count
+        return (
+            self.deal is rnd.deal
+            and len(rnd.history) >= count
+            and (count == 0 or rnd.history[count - 1] is self.last)
+        )
+
+    def follow(self, rnd: Round, points: Sequence[int]) -> None:
+        """Take in the events added to ``rnd``'s history since the last call; ``points``: per
+        event, the points it scored (the games that score during play; else empty)."""
+        history = rnd.history
+        for k in range(self.count, len(history)):
+            seat, move, drawn = event = history[k]
+            plays = plays_of(move)
+            for play in plays:
+                lay(self.layout, play, rnd.spinner_rule)
+                if play.arm is not None:
+                    self.chains[play.arm].append(play.tile)
+                    self.outer[play.arm].append(self.layout.ends[play.arm])
+            self.laid.extend(plays)
+            public = event_to_dict(seat, move, -1)
+            if points and plays:
+                public["points"] = points[k]
+            self.events.append(public)
+            if drawn >= 0:
+                self.own.setdefault(seat, {})[k] = event_to_dict(seat, move, drawn)
+            self.last = event
+        self.count = len(history)
+
+
+def trail_of(match: Match) -> Trail:
+    """The match's :class:`Trail` of its current round, caught up with its history."""
+    rnd = match.round
+    trail: Trail | None = match.trail
+    if trail is None or not trail.follows(rnd):
+        trail = match.trail = Trail(rnd)
+    trail.follow(rnd, match.points if match.scoring.scores_during_play else ())
+    return trail
+
+
+def view_for(
+    match: Match, seat: int | None, hints: bool = False, trail: Trail | None = None
+) -> SeatView:
     """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all). With ``hints``
     (a table that allows them) the seat to move also gets the points each of its legal lays
-    would score, in the games that score during play."""
+    would score, in the games that score during play. ``trail``: the round's, caught up
+    (:func:`trail_of`), else its arms are laid again from the history."""
     rnd = match.round
     layout = rnd.layout
-    chains, outer = laid_arms(rnd)
+    if trail is None:
+        trail = Trail(rnd)
+        trail.follow(rnd, ())
+    chains, outer = trail.chains, trail.outer
     arms = tuple(
         ArmView(k, layout.ends[k], layout.closed[k], tuple(chains[k]), tuple(outer[k]))
         for k in range(len(layout.ends))
@@ -375,7 +438,7 @@ def view_for(match: Match, seat: int | None, hints: bool = False) -> SeatView:
     own_turn = seat is not None and not match.over and not rnd.over and rnd.turn == seat
     legal = tuple(rnd.legal_moves()) if own_turn else ()
     scoring = match.scoring
-    laid = [play for _, move, _ in rnd.history for play in plays_of(move)]
+    laid = trail.laid
     scores = scoring.scores_during_play
     hint = _hints(match, legal, laid) if hints else []
     last = None
@@ -506,6 +569,16 @@ def _lead_fields(match: Match, seat: int | None) -> dict[str, Any]:
     return {"lead_seat": rnd.leader, "lead_why": why, "lead_tile": tile}
 
 
+def _lead_json(
+    lead_seat: int = -1, lead_why: str = "", lead_tile: Tile = -1
+) -> dict[str, Any] | None:
+    """A view's ``lead`` in JSON: ``None`` while the viewer may not know why."""
+    if not lead_why:
+        return None
+    tile = TILE_NAMES[lead_tile] if lead_tile >= 0 else None
+    return {"seat": lead_seat, "why": lead_why, "tile": tile}
+
+
 def _hints(match: Match, legal: Sequence[Move], laid: list[Play]) -> list[tuple[Move, int]]:
     """The points each legal lay would score (games that score during play; else none)."""
     scoring = match.scoring
@@ -520,16 +593,72 @@ def _hints(match: Match, legal: Sequence[Move], laid: list[Play]) -> list[tuple[
     return hint
 
 
+def _moving_members(match: Match, trail: Trail) -> dict[str, Any]:
+    """The members of the spectator's view (:meth:`SeatView.to_dict`) that a move can change
+    while its round goes on (Sea Goat's hundred changes even the leader); the others (the
+    game, its options, the sheet, the eggs, the round's number, the last round, the lot,
+    the units) change only when a round ends or begins."""
+    rnd = match.round
+    layout = rnd.layout
+    scores = match.scoring.scores_during_play
+    laid = trail.laid
+    return {
+        "hand_sizes": [h.bit_count() for h in rnd.hands],
+        "bazaar_left": rnd.bazaar_left,
+        "layout": {
+            "first": TILE_NAMES[layout.first] if layout.first >= 0 else None,
+            "spinner": TILE_NAMES[layout.spinner] if layout.spinner >= 0 else None,
+            "arms": [
+                {
+                    "arm": k,
+                    "shows": shows,
+                    "closed": layout.closed[k],
+                    "tiles": [TILE_NAMES[t] for t in trail.chains[k]],
+                    "outer": list(trail.outer[k]),
+                }
+                for k, shows in enumerate(layout.ends)
+                if shows >= 0
+            ],
+        },
+        "history": trail.events[:],
+        "leader": rnd.leader,
+        "turn": rnd.turn,
+        "hundred": rnd.hundred,
+        "during": list(match.during) if scores else [],
+        "end_sum": match.scoring.layout_sum(laid, rnd.spinner_rule) if laid else None,
+        "hundred_asked": rnd.asking,
+        "lead": _lead_json(**_lead_fields(match, None)),
+    }
+
+
 def view_dicts(
-    match: Match, seats: Sequence[int | None], hints: bool = False
+    match: Match,
+    seats: Sequence[int | None],
+    hints: bool = False,
+    previous: Sequence[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """``[view_for(match, seat, hints).to_dict() for seat in seats]``, built for a table's
     every seat at once: the spectator's view once, then what only one seat may see on top of
     it (its hand, the tiles it drew, its legal moves and hint). The dicts share their other
-    values: read them, do not change them. ``tests/test_views.py`` checks that both ways
-    agree."""
-    public = view_for(match, None).to_dict()
+    values: read them, do not change them. ``previous``: the views this call last returned
+    for the same ``seats`` (the spectator last); while the round they show goes on, only
+    what a move can change is built again (:func:`_moving_members`) and the rest is shared
+    with them. ``tests/test_views.py`` checks that all ways agree."""
     rnd = match.round
+    same_round = match.trail is not None and match.trail.follows(rnd)
+    trail = trail_of(match)
+    old = previous[-1] if previous and seats and seats[-1] is None else None
+    if (
+        old is not None
+        and same_round
+        and not rnd.over
+        and not match.over
+        and old["round"] == len(match.results) + 1
+        and not old["over"]
+    ):
+        public = {**old, **_moving_members(match, trail)}
+    else:
+        public = view_for(match, None, trail=trail).to_dict(history=trail.events[:])
     to_move = None if match.over or rnd.over else rnd.turn
     views = []
     for seat in seats:
@@ -539,20 +668,20 @@ def view_dicts(
             continue
         view["seat"] = seat
         view["hand"] = [TILE_NAMES[t] for t in tiles_of(rnd.hands[seat])]
-        own_draws = [i for i, (s, _, drawn) in enumerate(rnd.history) if s == seat and drawn >= 0]
+        own_draws = trail.own.get(seat)
         if own_draws:
-            history = list(public["history"])
-            for i in own_draws:
-                history[i] = event_to_dict(*rnd.history[i])
+            history = trail.events[:]
+            for i, event in own_draws.items():
+                history[i] = event
             view["history"] = history
         if seat == rnd.leader and public["lead"] is None:
-            view["lead"] = view_for(match, seat).to_dict()["lead"]
+            view["lead"] = _lead_json(**_lead_fields(match, seat))
         if seat == to_move:
             legal = rnd.legal_moves()
             view["legal_moves"] = [move_to_dict(m) for m in legal]
             if hints:
-                laid = [play for _, move, _ in rnd.history for play in plays_of(move)]
                 view["hint"] = [
-                    {**move_to_dict(move), "points": n} for move, n in _hints(match, legal, laid)
+                    {**move_to_dict(move), "points": n}
+                    for move, n in _hints(match, legal, trail.laid)
                 ]
     return views

@@ -222,8 +222,12 @@ class Table:
         the values that are the same for all (read them, never change them)."""
         common = self._common()
         seats: list[int | None] = [*range(self.opts.players), None]
+        held = self._states
+        # the views last sent, for the game to build on (what a move cannot change is shared)
+        previous = [state["view"] for state in held] if held and "view" in held[-1] else None
         # the hint helps a player: never in a rated game
-        views = self.match.view_dicts(seats, hints=not self.rated) if self.match.started else []
+        started = self.match.started
+        views = self.match.view_dicts(seats, not self.rated, previous) if started else []
         states = []
         for index, seat in enumerate(seats):
             message = {**common, "you": seat}
