@@ -112,6 +112,9 @@ class TableSeeds:
         self.seconds = 0.0
         """How long the first deal waits for every person's seed (the club's seed_seconds)."""
         self._timer: asyncio.TimerHandle | None = None
+        self._fields: tuple[tuple[bool, tuple[str | None, ...]], dict[str, Any]] | None = None
+        """The last ``shuffle`` made and what it was made of: a table sends it with every
+        state, and its commitment is a hash."""
 
     def stop(self) -> None:
         if self._timer is not None:
@@ -139,10 +142,13 @@ class TableSeeds:
 
     def fields(self, revealed: bool) -> dict[str, Any] | None:
         """The table's ``shuffle`` (:func:`shuffle_fields`), or ``None`` without a server
-        seed."""
+        seed: the same dict while nothing in it changes (read it, never change it)."""
         if self.server_seed is None:
             return None
-        return shuffle_fields(self.server_seed, self.players, revealed)
+        made_of = (revealed, tuple(self.players))
+        if self._fields is None or self._fields[0] != made_of:
+            self._fields = (made_of, shuffle_fields(self.server_seed, self.players, revealed))
+        return self._fields[1]
 
     def apply(self, data: dict[str, Any]) -> None:
         """A stored ``seed`` event."""
