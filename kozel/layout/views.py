@@ -422,12 +422,11 @@ def view_for(
     """What ``seat`` may see now; ``seat=None`` is a spectator (no hand at all). With ``hints``
     (a table that allows them) the seat to move also gets the points each of its legal lays
     would score, in the games that score during play. ``trail``: the round's, caught up
-    (:func:`trail_of`), else its arms are laid again from the history."""
+    (default: :func:`trail_of`)."""
     rnd = match.round
     layout = rnd.layout
     if trail is None:
-        trail = Trail(rnd)
-        trail.follow(rnd, ())
+        trail = trail_of(match)
     chains, outer = trail.chains, trail.outer
     arms = tuple(
         ArmView(k, layout.ends[k], layout.closed[k], tuple(chains[k]), tuple(outer[k]))
