@@ -332,28 +332,14 @@ def _last_round_from_dict(last: dict[str, Any] | None) -> LastRound | None:
     )
 
 
-def arm_chains(rnd: Round) -> list[list[Tile]]:
-    """The tiles laid on each arm, in order, rebuilt from the round's history."""
-    return laid_arms(rnd)[0]
-
-
-def laid_arms(rnd: Round) -> tuple[list[list[Tile]], list[list[int]]]:
-    """The tiles laid on each arm, in order, and the half of each that faces out along its
-    arm: the round's history laid again on a fresh :class:`~kozel.core.Layout` by the
-    engine's own :func:`~kozel.layout.history.lay`, each tile's outer half being what its arm shows
-    once it is laid."""
-    trail = Trail(rnd)
-    trail.follow(rnd, ())
-    return trail.chains, trail.outer
-
-
 class Trail:
     """What a round's public view builds from its history, grown as the history grows: the
-    tiles laid on each arm and their outer halves (:func:`laid_arms`), every tile laid, each
-    event as the spectators see it in JSON, and each seat's own draws (their indices and their
-    JSON with the tile). :func:`view_dicts` keeps one on the match, so a table's event costs
-    what the move added, not the whole round again; the lists it hands out are new ones, and
-    the JSON events are shared between builds: read them, never change them."""
+    tiles laid on each arm and the half of each that faces out along its arm (what the arm
+    showed once it was laid, by the engine's own :func:`~kozel.layout.history.lay`), every
+    tile laid, each event as the spectators see it in JSON, and each seat's own draws (their
+    indices and their JSON with the tile). The match keeps one (:func:`trail_of`), so a
+    view costs what the moves since the last one added, not the whole round again; the JSON
+    events are shared between builds: read them, never change them."""
 
     __slots__ = ("chains", "count", "deal", "events", "laid", "last", "layout", "outer", "own")
 
