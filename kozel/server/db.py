@@ -293,6 +293,11 @@ def make_engine(url: str, connections: int = 40) -> AsyncEngine:
             pool_size=1,
             max_overflow=0,
             pool_timeout=60,
+            # every user of the connection ends its own transaction (a session rolls back
+            # what it leaves open, the writer commits or rolls back on the driver's thread),
+            # so the pool's own rollback on return is a trip to aiosqlite's thread for
+            # nothing, and every move's commit waited for it (docs/benchmarks.md)
+            pool_reset_on_return=None,
             json_serializer=_json_text,
         )
         from sqlalchemy import event
