@@ -112,8 +112,9 @@ class Match:
         """The tiles the seats drew for the first leader (games that draw a lot)."""
         self._round: Round | None = None
         self.trail: Trail | None = None
-        """The current round's public history as :func:`~kozel.layout.views.view_dicts` last
-        built it (a new round, or a copy's, starts another)."""
+        """What the views last followed of the current round's history (its JSON, the arms,
+        the tiles laid: :func:`~kozel.layout.views.trail_of`); a copy of the match shares it
+        until the two histories part, and a new round starts another."""
 
     @property
     def round(self) -> Round:
