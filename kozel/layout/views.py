@@ -161,20 +161,7 @@ class SeatView:
             "hand_sizes": list(self.hand_sizes),
             "bazaar_left": self.bazaar_left,
             "reserve": self.reserve,
-            "layout": {
-                "first": TILE_NAMES[self.first_tile] if self.first_tile >= 0 else None,
-                "spinner": TILE_NAMES[self.spinner] if self.spinner >= 0 else None,
-                "arms": [
-                    {
-                        "arm": a.number,
-                        "shows": a.shows,
-                        "closed": a.closed,
-                        "tiles": [TILE_NAMES[t] for t in a.tiles],
-                        "outer": list(a.outer),
-                    }
-                    for a in self.arms
-                ],
-            },
+            "layout": _layout_json(self.first_tile, self.spinner, self.arms),
             "history": self._history_dicts() if history is None else history,
             "leader": self.leader,
             "turn": self.turn,
@@ -392,6 +379,34 @@ class Trail:
         self.count = len(history)
 
 
+def _arm_views(rnd: Round, trail: Trail) -> tuple[ArmView, ...]:
+    """The round's open arms, with the tiles the trail laid on each."""
+    layout = rnd.layout
+    return tuple(
+        ArmView(k, shows, layout.closed[k], tuple(trail.chains[k]), tuple(trail.outer[k]))
+        for k, shows in enumerate(layout.ends)
+        if shows >= 0
+    )
+
+
+def _layout_json(first: Tile, spinner: Tile, arms: Sequence[ArmView]) -> dict[str, Any]:
+    """A view's ``layout`` in JSON."""
+    return {
+        "first": TILE_NAMES[first] if first >= 0 else None,
+        "spinner": TILE_NAMES[spinner] if spinner >= 0 else None,
+        "arms": [
+            {
+                "arm": a.number,
+                "shows": a.shows,
+                "closed": a.closed,
+                "tiles": [TILE_NAMES[t] for t in a.tiles],
+                "outer": list(a.outer),
+            }
+            for a in arms
+        ],
+    }
+
+
 def trail_of(match: Match) -> Trail:
     """The match's :class:`Trail` of its current round, caught up with its history."""
     rnd = match.round
@@ -413,12 +428,7 @@ def view_for(
     layout = rnd.layout
     if trail is None:
         trail = trail_of(match)
-    chains, outer = trail.chains, trail.outer
-    arms = tuple(
-        ArmView(k, layout.ends[k], layout.closed[k], tuple(chains[k]), tuple(outer[k]))
-        for k in range(len(layout.ends))
-        if layout.ends[k] >= 0
-    )
+    arms = _arm_views(rnd, trail)
     history = tuple((s, move, drawn if s == seat else -1) for s, move, drawn in rnd.history)
     own_turn = seat is not None and not match.over and not rnd.over and rnd.turn == seat
     legal = tuple(rnd.legal_moves()) if own_turn else ()
@@ -590,21 +600,7 @@ def _moving_members(match: Match, trail: Trail) -> dict[str, Any]:
     return {
         "hand_sizes": [h.bit_count() for h in rnd.hands],
         "bazaar_left": rnd.bazaar_left,
-        "layout": {
-            "first": TILE_NAMES[layout.first] if layout.first >= 0 else None,
-            "spinner": TILE_NAMES[layout.spinner] if layout.spinner >= 0 else None,
-            "arms": [
-                {
-                    "arm": k,
-                    "shows": shows,
-                    "closed": layout.closed[k],
-                    "tiles": [TILE_NAMES[t] for t in trail.chains[k]],
-                    "outer": list(trail.outer[k]),
-                }
-                for k, shows in enumerate(layout.ends)
-                if shows >= 0
-            ],
-        },
+        "layout": _layout_json(layout.first, layout.spinner, _arm_views(rnd, trail)),
         "history": trail.events[:],
         "leader": rnd.leader,
         "turn": rnd.turn,
@@ -630,12 +626,12 @@ def view_dicts(
     what a move can change is built again (:func:`_moving_members`) and the rest is shared
     with them. ``tests/test_views.py`` checks that all ways agree."""
     rnd = match.round
-    same_round = match.trail is not None and match.trail.follows(rnd)
-    trail = trail_of(match)
+    followed = match.trail
+    trail = trail_of(match)  # the same trail when it followed this round's history
     old = previous[-1] if previous and seats and seats[-1] is None else None
     if (
         old is not None
-        and same_round
+        and trail is followed
         and not rnd.over
         and not match.over
         and old["round"] == len(match.results) + 1
