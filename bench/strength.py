@@ -19,7 +19,9 @@ with the search but the old weight, and ``expert-w1`` the expert that counts the
 points in full in every game, ``expert-e20`` the expert whose exact search may visit twenty
 times the positions its playouts would (so it searches from about 22 tiles left in team
 Block, not 16), ``expert-c4`` the expert that drew its worlds from four candidates each, not
-sixteen: variants of the search to measure against each other
+sixteen, ``expert-t`` the expert that searches its seat's later decisions in a tree shared by
+the worlds (UCB exploration 0.7), ``expert-tp`` the same with exploration 0.2 and a node's
+first sixteen visits by the playout policy: variants of the search to measure against each other
 (``kozel.layout.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
 games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed is
 ``--seed`` plus its number, so the same arguments give the same deals.
@@ -82,6 +84,8 @@ VARIANTS: dict[str, Tuning] = {
     "expert-w1": Tuning(opponent_weight=1.0),
     "expert-e20": Tuning(exact_factor=20.0),
     "expert-c4": Tuning(candidates=4),
+    "expert-t": Tuning(tree=0.7),
+    "expert-tp": Tuning(tree=0.2, tree_patience=16),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 

@@ -973,12 +973,17 @@ typedef struct {
     Move *buf; /* SEARCH_DEPTH * MAX_MOVES moves: one list per ply */
 } Search;
 
-static double objective(const Search *se, int u, const double *cost) {
-    if (se->units < 2) return cost[u];
+/* unit ``u``'s cost less ``weight`` times the mean of the other units' */
+static double unit_objective(int units, double weight, int u, const double *cost) {
+    if (units < 2) return cost[u];
     double others = 0;
-    for (int v = 0; v < se->units; v++)
+    for (int v = 0; v < units; v++)
         if (v != u) others += cost[v];
-    return cost[u] - se->weight * others / (se->units - 1);
+    return cost[u] - weight * others / (units - 1);
+}
+
+static double objective(const Search *se, int u, const double *cost) {
+    return unit_objective(se->units, se->weight, u, cost);
 }
 
 /* max-n: the leaf's cost per unit in ``cost``; -1 when the budget ran out */
@@ -1689,6 +1694,250 @@ static PyObject *random_rounds(PyObject *self, PyObject *args) {
     return PyLong_FromLong(moves);
 }
 
+/* --- information-set search of the seat's own later choices ----------------------------- */
+
+/* Flat playouts judge a move by what follows when our seat plays its later turns by the greedy
+ * heuristic (with noise); searching those turns inside each sampled world instead would let
+ * them use what only that world knows. Here they are searched across the worlds: a node is one
+ * of our later decisions as our seat sees it — the root move, then every move seen since
+ * (another seat's draw as a draw, our own with its tile) — so every world that reaches it shares
+ * its statistics, and its move is chosen by UCB1 (the least mean objective less ``exploration``
+ * times the spread of the objectives seen, times sqrt(ln N / n)). A playout walks the tree until
+ * it reaches a decision the tree has not met, adds it (its move then chosen by the playout
+ * policy), and plays the round out; the other seats play the model throughout. Every root move
+ * meets the same worlds and playout seeds. */
+
+typedef struct {
+    uint64_t key; /* 0: an empty slot */
+    int first;    /* the index of its first move's statistics */
+    int n;        /* its legal moves */
+    int visits;
+} TreeNode;
+
+typedef struct {
+    TreeNode *slots;
+    size_t mask, count, limit;
+    int *visits;
+    double *sums;
+    size_t used, cap;
+} Tree;
+
+static inline uint64_t mix(uint64_t h, uint64_t x) {
+    uint64_t z = h ^ (x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2));
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (z ^ (z >> 31)) | 1; /* never 0, the empty slot's key */
+}
+
+/* what our seat sees of a move about to be made: another seat's draw hides its tile */
+static uint64_t seen_move(const State *s, const Move *mv, int me) {
+    uint64_t code = (uint64_t)mv->kind | (uint64_t)s->turn << 3 | (uint64_t)mv->n << 5;
+    if (mv->kind == DRAW)
+        return s->turn == me ? code | (uint64_t)(s->bazaar[s->drawn] + 1) << 8 : code;
+    for (int j = 0; j < mv->n; j++)
+        code |= (uint64_t)(mv->tile[j] | (mv->arm[j] + 1) << 5 | mv->close[j] << 8) << (8 + 9 * j);
+    return code;
+}
+
+/* the node of ``key``, added with ``n`` moves when absent and the tree has room; NULL when
+ * absent and full (or out of memory) */
+static TreeNode *tree_node(Tree *t, uint64_t key, int n, int *added) {
+    size_t i = (size_t)key & t->mask;
+    while (t->slots[i].key && t->slots[i].key != key) i = (i + 1) & t->mask;
+    *added = 0;
+    if (t->slots[i].key) return &t->slots[i];
+    if (t->count >= t->limit) return NULL;
+    if (t->used + (size_t)n > t->cap) {
+        size_t cap = 2 * (t->used + (size_t)n) + 1024;
+        int *v = PyMem_RawRealloc(t->visits, cap * sizeof(int));
+        if (!v) return NULL;
+        t->visits = v;
+        double *s = PyMem_RawRealloc(t->sums, cap * sizeof(double));
+        if (!s) return NULL;
+        t->sums = s;
+        t->cap = cap;
+    }
+    TreeNode *node = &t->slots[i];
+    node->key = key;
+    node->first = (int)t->used;
+    node->n = n;
+    node->visits = 0;
+    memset(t->visits + t->used, 0, (size_t)n * sizeof(int));
+    memset(t->sums + t->used, 0, (size_t)n * sizeof(double));
+    t->used += (size_t)n;
+    t->count++;
+    *added = 1;
+    return node;
+}
+
+static int ucb(const Tree *t, const TreeNode *node, double spread) {
+    const int *v = t->visits + node->first;
+    const double *s = t->sums + node->first;
+    double log_n = log((double)node->visits), best = INFINITY;
+    int choice = 0;
+    for (int j = 0; j < node->n; j++) {
+        if (!v[j]) return j;
+        double score = s[j] / v[j] - spread * sqrt(log_n / v[j]);
+        if (score < best) {
+            best = score;
+            choice = j;
+        }
+    }
+    return choice;
+}
+
+#define TREE_PATH 64
+
+typedef struct {
+    const Scoring *sc;
+    const Model *md;
+    int units, unit, patience;
+    double weight, exploration;
+    double n, sum, squares; /* the objectives seen so far, for the exploration's scale */
+} TreeSearch;
+
+/* One playout of root move ``index`` in a world: its cost per unit in ``cost`` */
+static void tree_playout(Tree *t, TreeSearch *ts, const State *world, const Move *root,
+                         int index, uint64_t seed, double *cost) {
+    Move moves[MAX_MOVES];
+    TreeNode *path[TREE_PATH];
+    int chosen[TREE_PATH], depth = 0, in_tree = 1, me = ts->md->me;
+    uint64_t rng = seed, key = mix(0x6b6f7a656cull, (uint64_t)index);
+    double var = ts->n > 1 ? (ts->squares - ts->sum * ts->sum / ts->n) / (ts->n - 1) : 0;
+    double spread = ts->exploration * (var > 0 ? sqrt(var) : 1.0);
+    State s = *world;
+    apply(&s, root);
+    while (s.end_kind == END_NONE) {
+        int n = generate(&s, moves), c = -1;
+        if (in_tree && s.turn == me && n > 1) {
+            int added;
+            TreeNode *node = depth < TREE_PATH ? tree_node(t, key, n, &added) : NULL;
+            if (!node || node->n != n) {
+                in_tree = 0; /* full (or, never expected, not the decision it was) */
+            } else {
+                /* a new node, or one seen fewer than ``patience`` times: the playout
+                 * policy chooses (and its statistics start there) */
+                c = added || node->visits < ts->patience ? choose(&s, moves, n, ts->md, &rng)
+                                                        : ucb(t, node, spread);
+                path[depth] = node;
+                chosen[depth++] = c;
+                in_tree = !added;
+            }
+        }
+        if (c < 0) c = choose(&s, moves, n, ts->md, &rng);
+        if (in_tree) key = mix(key, seen_move(&s, &moves[c], me));
+        apply(&s, &moves[c]);
+    }
+    round_cost(&s, ts->sc, cost);
+    double obj = unit_objective(ts->units, ts->weight, ts->unit, cost);
+    ts->n += 1;
+    ts->sum += obj;
+    ts->squares += obj * obj;
+    for (int d = 0; d < depth; d++) {
+        path[d]->visits++;
+        t->visits[path[d]->first + chosen[d]]++;
+        t->sums[path[d]->first + chosen[d]] += obj;
+    }
+}
+
+PyDoc_STRVAR(tree_doc,
+             "tree_search(states, scoring, moves, playouts, seed, model, weight, exploration, "
+             "patience=0) -> (costs, nodes)\n\n"
+             "Play each move ``playouts`` times in every world of ``states`` (sampled worlds of "
+             "one decision: the same view, the hidden tiles dealt differently), searching the "
+             "model's own seat's later decisions in one tree shared by the worlds (a node is a "
+             "decision as that seat sees it; UCB1 on its cost less ``weight`` times the mean "
+             "of the other units', scaled by ``exploration`` times the spread of the costs "
+             "seen) once it has been visited ``patience`` times (the playout policy before). "
+             "``costs``: per move, the summed cost of each scoring unit, as evaluate's; "
+             "``nodes``: the decisions the tree holds.");
+
+static PyObject *tree_search(PyObject *self, PyObject *args) {
+    PyObject *pstates, *pscoring, *pmoves, *pmodel;
+    int playouts;
+    unsigned long long seed;
+    double weight, exploration;
+    int patience = 0;
+    if (!PyArg_ParseTuple(args, "OOOiKOdd|i", &pstates, &pscoring, &pmoves, &playouts, &seed,
+                          &pmodel, &weight, &exploration, &patience))
+        return NULL;
+    Scoring sc;
+    if (read_scoring(pscoring, &sc) < 0) return NULL;
+    PyObject *fs = PySequence_Fast(pstates, "states");
+    if (!fs) return NULL;
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(fs);
+    PyObject *fm = PySequence_Fast(pmoves, "moves");
+    if (!fm) {
+        Py_DECREF(fs);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fm);
+    State *worlds = PyMem_RawMalloc(sizeof(State) * (size_t)(nw ? nw : 1));
+    Move mvs[MAX_MOVES];
+    Model md;
+    int ok = worlds != NULL && n <= MAX_MOVES && playouts >= 0 && nw > 0;
+    if (!worlds) PyErr_NoMemory();
+    else if (!ok) PyErr_SetString(PyExc_ValueError, "no worlds, too many moves or playouts < 0");
+    for (Py_ssize_t w = 0; ok && w < nw; w++) {
+        ok = read_state(PySequence_Fast_GET_ITEM(fs, w), &worlds[w]) == 0;
+        plain_model(&md, 2);
+        ok = ok && read_model(pmodel, &md, &worlds[w]) == 0;
+    }
+    for (Py_ssize_t i = 0; ok && i < n; i++) ok = read_move(PySequence_Fast_GET_ITEM(fm, i), &mvs[i]) == 0;
+    Py_DECREF(fs);
+    Py_DECREF(fm);
+    if (ok && md.me != worlds[0].turn) {
+        PyErr_SetString(PyExc_ValueError, "the model's seat is not the seat to move");
+        ok = 0;
+    }
+    if (!ok) {
+        PyMem_RawFree(worlds);
+        return NULL;
+    }
+    size_t iterations = (size_t)nw * (size_t)playouts * (size_t)n, cap = 1024;
+    size_t limit = iterations < (1u << 19) ? iterations : (1u << 19);
+    while (cap < 2 * limit) cap *= 2;
+    Tree t = {PyMem_RawCalloc(cap, sizeof(TreeNode)), cap - 1, 0, limit, NULL, NULL, 0, 0};
+    if (!t.slots) {
+        PyMem_RawFree(worlds);
+        return PyErr_NoMemory();
+    }
+    TreeSearch ts = {&sc, &md, sc.teams ? 2 : worlds[0].players, unit_of(&sc, md.me), patience,
+                     weight, exploration, 0, 0, 0};
+    double total[MAX_MOVES][4];
+    memset(total, 0, sizeof total);
+    Py_BEGIN_ALLOW_THREADS
+    for (int p = 0; p < playouts; p++) {
+        for (Py_ssize_t w = 0; w < nw; w++) {
+            uint64_t draw = seed ^ ((uint64_t)p << 32 | (uint64_t)w);
+            uint64_t playout_seed = next_random(&draw);
+            for (Py_ssize_t i = 0; i < n; i++) {
+                double cost[4] = {0, 0, 0, 0};
+                tree_playout(&t, &ts, &worlds[w], &mvs[i], (int)i, playout_seed, cost);
+                for (int u = 0; u < ts.units; u++) total[i][u] += cost[u];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    size_t nodes = t.count;
+    PyMem_RawFree(t.slots);
+    PyMem_RawFree(t.visits);
+    PyMem_RawFree(t.sums);
+    PyMem_RawFree(worlds);
+    PyObject *result = PyList_New(n);
+    if (!result) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *costs = PyList_New(ts.units);
+        if (!costs) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        for (int u = 0; u < ts.units; u++) PyList_SET_ITEM(costs, u, PyFloat_FromDouble(total[i][u]));
+        PyList_SET_ITEM(result, i, costs);
+    }
+    return Py_BuildValue("(Nn)", result, (Py_ssize_t)nodes);
+}
+
 static PyMethodDef methods[] = {
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"trace", trace, METH_VARARGS, trace_doc},
@@ -1696,6 +1945,7 @@ static PyMethodDef methods[] = {
     {"explain", explain, METH_VARARGS, explain_doc},
     {"random_rounds", random_rounds, METH_VARARGS, rounds_doc},
     {"exact", exact, METH_VARARGS, exact_doc},
+    {"tree_search", tree_search, METH_VARARGS, tree_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -114,3 +114,14 @@ def exact(
     weight: float,
     node_limit: int,
 ) -> tuple[list[float] | None, int]: ...
+def tree_search(
+    states: list[StateTuple],
+    scoring: ScoringTuple,
+    moves: list[KernelMove],
+    playouts: int,
+    seed: int,
+    model: ModelTuple,
+    weight: float,
+    exploration: float,
+    patience: int = 0,
+) -> tuple[list[list[float]], int]: ...

@@ -91,6 +91,12 @@ class Tuning:
     same as :attr:`opponent_weight`."""
     exact_factor: float = EXACT_FACTOR
     candidates: int = CANDIDATES
+    tree: float | None = None
+    """Search our seat's later decisions in a tree shared by the worlds
+    (:func:`kozel._kernel.tree_search`) with this UCB exploration; ``None``: flat playouts,
+    our later decisions by the playout policy."""
+    tree_patience: int = 0
+    """Visits of a tree node before UCB chooses its move (the playout policy before)."""
 
 
 WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
@@ -160,6 +166,7 @@ class ExpertBot:
         node_limit = self._exact_node_limit(view, budget, len(moves))
         exact = node_limit > 0
         pending: list[World] = []
+        played: list[StateTuple] = []  # worlds for the tree search, searched together
         while True:
             if not pending:  # worlds drawn in batches, no more than the budget needs
                 batch = WORLD_BATCH if deadline else min(WORLD_BATCH, budget.worlds - worlds)
@@ -173,6 +180,8 @@ class ExpertBot:
                 self.exact_worlds += 1
                 for i, value in enumerate(values):
                     totals[i] += value * budget.playouts
+            elif self.tuning.tree is not None:
+                played.append(state)
             else:
                 costs = _kernel.evaluate(
                     state,
@@ -186,10 +195,22 @@ class ExpertBot:
                 _add_playout_costs(totals, costs, my_unit, units, weight)
             worlds += 1
             self.worlds += 1
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif worlds >= budget.worlds:
+            done = worlds >= budget.worlds if deadline is None else time.perf_counter() >= deadline
+            if played and (done or (deadline is not None and len(played) >= WORLD_BATCH)):
+                costs, _ = _kernel.tree_search(
+                    played,
+                    scoring,
+                    kernel_moves,
+                    budget.playouts,
+                    self.rng.getrandbits(64),
+                    model,
+                    weight,
+                    self.tuning.tree or 0.0,
+                    self.tuning.tree_patience,
+                )
+                _add_playout_costs(totals, costs, my_unit, units, weight)
+                played = []
+            if done:
                 break
         scale = 1.0 / (worlds * budget.playouts)
         return sorted(
