@@ -19,6 +19,7 @@ from sqlalchemy import (
     insert,
     update,
 )
+from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -28,6 +29,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from kozel.server.one_trip import OneTripConnection
 from kozel.server.seeds import new_server_seed
 from kozel.server.settings import database_url
 
@@ -304,6 +306,8 @@ def make_engine(url: str, connections: int = 40) -> AsyncEngine:
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            if type(dbapi_connection) is AsyncAdapt_aiosqlite_connection:
+                dbapi_connection.__class__ = OneTripConnection  # a statement, one trip
             cursor = dbapi_connection.cursor()
             for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL"):
                 cursor.execute(f"PRAGMA {pragma}")

@@ -1,0 +1,59 @@
+"""SQLite statements go to aiosqlite's thread in one trip each (kozel/server/one_trip.py),
+and read back what SQLAlchemy's own adapter reads: rows, the last row's id, the rows a
+change touched, errors as SQLAlchemy's."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+from sqlalchemy import exc, text
+
+from kozel.server.db import make_engine
+from kozel.server.one_trip import OneTripConnection
+
+
+def test_a_statement_is_one_trip_and_reads_back_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trips = [0]
+    execute = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips[0] += 1
+        return await execute(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+
+    async def main() -> None:
+        engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'trips.db'}")
+        try:
+            async with engine.connect() as conn:
+                raw = await conn.get_raw_connection()
+                assert type(raw.dbapi_connection) is OneTripConnection
+                await conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+                before = trips[0]
+                inserted = await conn.execute(text("INSERT INTO t (v) VALUES ('a')"))
+                assert trips[0] == before + 1
+                assert inserted.lastrowid == 1
+                await conn.execute(
+                    text("INSERT INTO t (v) VALUES (:v)"), [{"v": "b"}, {"v": "c"}]
+                )
+                before = trips[0]
+                changed = await conn.execute(text("UPDATE t SET v = 'x' WHERE id > 1"))
+                assert changed.rowcount == 2 and trips[0] == before + 1
+                before = trips[0]
+                rows = (await conn.execute(text("SELECT id, v FROM t ORDER BY id"))).all()
+                assert trips[0] == before + 1
+                assert [tuple(r) for r in rows] == [(1, "a"), (2, "x"), (3, "x")]
+                assert (await conn.execute(text("SELECT v FROM t WHERE id = 9"))).first() is None
+                with pytest.raises(exc.IntegrityError):
+                    await conn.execute(text("INSERT INTO t (id, v) VALUES (1, 'again')"))
+                await conn.rollback()
+        finally:
+            await engine.dispose()
+
+    asyncio.run(main())
