@@ -281,7 +281,8 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 def make_engine(url: str, connections: int = 40) -> AsyncEngine:
     """An async engine. SQLite gets foreign keys, a write-ahead log with ``synchronous =
     NORMAL`` (a committed move survives the server being killed; only a power cut can lose
-    the last moments) and patience when another writer holds the lock. Plain ``sqlite://``
+    the last moments), patience when another writer holds the lock, and each statement in
+    one trip to aiosqlite's thread (:mod:`kozel.server.one_trip`). Plain ``sqlite://``
     and ``postgresql://`` URLs get their async drivers (:func:`settings.database_url`).
     PostgreSQL gets a pool of at most ``connections``: every process of a club holds that
     many at most, and PostgreSQL refuses clients beyond its ``max_connections``."""
@@ -305,7 +306,7 @@ def make_engine(url: str, connections: int = 40) -> AsyncEngine:
         from sqlalchemy import event
 
         @event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        def _connected(dbapi_connection: Any, _record: Any) -> None:
             if type(dbapi_connection) is AsyncAdapt_aiosqlite_connection:
                 dbapi_connection.__class__ = OneTripConnection  # a statement, one trip
             cursor = dbapi_connection.cursor()
