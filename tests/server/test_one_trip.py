@@ -39,9 +39,7 @@ def test_a_statement_is_one_trip_and_reads_back_as_before(
                 inserted = await conn.execute(text("INSERT INTO t (v) VALUES ('a')"))
                 assert trips[0] == before + 1
                 assert inserted.lastrowid == 1
-                await conn.execute(
-                    text("INSERT INTO t (v) VALUES (:v)"), [{"v": "b"}, {"v": "c"}]
-                )
+                await conn.execute(text("INSERT INTO t (v) VALUES (:v)"), [{"v": "b"}, {"v": "c"}])
                 before = trips[0]
                 changed = await conn.execute(text("UPDATE t SET v = 'x' WHERE id > 1"))
                 assert changed.rowcount == 2 and trips[0] == before + 1
