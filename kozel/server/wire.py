@@ -8,6 +8,15 @@ and save a phone a few hundred bytes. RFC 7692 lets each message be sent compres
 message below :data:`PLAIN_BELOW` bytes goes out as it is, and a whole state (kilobytes, sent
 on connecting) is still compressed. Pass :func:`uvicorn_options` to ``uvicorn.run`` or
 ``uvicorn.Config``.
+
+The protocol also lets the application write a message without a task (:func:`direct_writer`)
+and take each message as it is read, without a coroutine waiting for it
+(:func:`direct_reader`): uvicorn hands a message to the application through a queue that the
+socket's coroutine awaits, and that coroutine's chain (starlette's ``receive``, uvicorn's,
+the queue's, their futures) is made again for every message and lives until the next one,
+seconds later. At 1,000 tables those chains were a third of the objects the cyclic garbage
+collector's young collections had to look at, and each such collection stopped every table
+for 100 to 175 ms (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -70,11 +79,46 @@ class Protocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [_Negotiation()]
+        self.on_message: Callable[[str | None], bool] | None = None
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         if not self.close_sent:  # accepted: the application's task has its scope, not run yet
             self.scope[SCOPE_KEY] = self.send_now  # type: ignore[literal-required]
+            self.scope[READER_KEY] = self.read_directly  # type: ignore[literal-required]
+
+    def read_directly(self, on_message: Callable[[str | None], bool]) -> Callable[[], None]:
+        """From now on hand each message to ``on_message`` as it is read (its text, or
+        ``None`` for a binary message) instead of queueing it for the ASGI ``receive``, which
+        still says when the client is gone. When ``on_message`` answers False, reading stops
+        until the function returned here is called."""
+        self.on_message = on_message
+        return self._resume_reading
+
+    def send_receive_event_to_app(self) -> None:
+        on_message = self.on_message
+        if on_message is None or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        text = None
+        if self.curr_msg_data_type == "text":
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:  # as uvicorn does
+                self.logger.exception("Invalid UTF-8 sequence received from client.")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        if not on_message(text) and not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def _resume_reading(self) -> None:
+        if self.read_paused and not self.transport.is_closing():
+            self.read_paused = False
+            self.transport.resume_reading()
 
     def send_now(self, text: str) -> bool:
         """Write a text message to the client now, as the ASGI ``websocket.send`` would,
@@ -107,6 +151,21 @@ def direct_writer(scope: Mapping[str, Any]) -> Callable[[str], bool] | None:
     uvicorn protocol, a test client)."""
     send: Callable[[str], bool] | None = scope.get(SCOPE_KEY)
     return send
+
+
+READER_KEY = "kozel.read_directly"
+"""The scope's key of :meth:`Protocol.read_directly`, when the server runs :class:`Protocol`."""
+
+
+def direct_reader(
+    scope: Mapping[str, Any],
+) -> Callable[[Callable[[str | None], bool]], Callable[[], None]] | None:
+    """The socket's way to take each message as it is read (:meth:`Protocol.read_directly`),
+    or ``None`` when its server offers none (another uvicorn protocol, a test client)."""
+    read: Callable[[Callable[[str | None], bool]], Callable[[], None]] | None = scope.get(
+        READER_KEY
+    )
+    return read
 
 
 def uvicorn_options() -> dict[str, Any]:

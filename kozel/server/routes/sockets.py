@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import DBAPIError
 from starlette.requests import HTTPConnection
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kozel import patch
 from kozel.server import auth, seating, series
@@ -30,8 +32,9 @@ from kozel.server.table_commands import Reply
 from kozel.server.tables import seat_channel
 from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate
 from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
-from kozel.server.wire import direct_writer
+from kozel.server.wire import direct_reader, direct_writer
 
+log = logging.getLogger("kozel.sockets")
 LOGGED_OUT = 4401
 """The close code of a table socket whose session logged out."""
 LOGOUTS = "logouts"
@@ -267,23 +270,41 @@ async def table(websocket: WebSocket, game_id: int) -> None:
         await websocket.accept()
         await close(websocket, TRY_AGAIN, UNAVAILABLE)
         return
-    await websocket.accept()
     if row is None:
+        await websocket.accept()
         await send_error(websocket, "no_table", f"there is no game {game_id}")
         await websocket.close()
         return
-    key = session_key(token, found)
-    sessions.add(key, websocket)
     user_id = found[0].id if found else None
     seat = next(
         (s for s, info in enumerate(row.seats) if user_id and info.get("user") == user_id),
         None,
     )
+    limit, players = club.settings.max_message_bytes, len(row.seats)
+
+    async def handle(text: str | None) -> None:
+        kind = message_type(text, limit)
+        if kind == "chat" and seat is None:
+            await send_error(websocket, "chat_watchers", "only the players chat here")
+        elif kind == "chat":
+            channels = [seat_channel(game_id, s) for s in (*range(players), None)]
+            await chat_line(club, websocket, found, game_room(game_id), text, channels)
+        else:
+            await TableMessage(club, websocket, game_id, seat).handle(text)
+
+    # taken from the protocol as they are read, once accepted (the client sends nothing
+    # before): no coroutine waits for the next one
+    reader = direct_reader(websocket.scope)
+    inbound = Inbound(websocket, handle) if reader is not None else None
+    if reader is not None and inbound is not None:
+        inbound.resume = reader(inbound.take)
+    await websocket.accept()
+    key = session_key(token, found)
+    sessions.add(key, websocket)
 
     async def snapshot() -> str:
         return dumps(await club.relay.table_state(game_id, seat))
 
-    limit, players = club.settings.max_message_bytes, len(row.seats)
     # protocol 1 (kept for one release): the whole state after every event
     convert = None
     if websocket.query_params.get("protocol") == "1":
@@ -294,20 +315,65 @@ async def table(websocket: WebSocket, game_id: int) -> None:
     if seat is not None:
         club.relay.socket_opened(game_id, seat)
     try:
-        async for text in messages(websocket):
-            kind = message_type(text, limit)
-            if kind == "chat" and seat is None:
-                await send_error(websocket, "chat_watchers", "only the players chat here")
-            elif kind == "chat":
-                channels = [seat_channel(game_id, s) for s in (*range(players), None)]
-                await chat_line(club, websocket, found, game_room(game_id), text, channels)
-            else:
-                await TableMessage(club, websocket, game_id, seat).handle(text)
+        if inbound is not None:
+            await inbound.closed()
+        else:
+            async for text in messages(websocket):
+                await handle(text)
     finally:
         if seat is not None:
             club.relay.socket_closed(game_id, seat)
         sender.cancel()
         sessions.discard(key, websocket)
+
+
+class Inbound:
+    """A socket's messages as its protocol reads them (:func:`~kozel.server.wire.direct_reader`),
+    handled one at a time and in order by a task that lives while there are messages to
+    handle: a quiet socket keeps no coroutine waiting for its next message (each such wait
+    was made again for every message and lived seconds, work for the collector's young
+    collections; docs/benchmarks.md). Reading stops while a message waits for the one
+    before it."""
+
+    def __init__(self, websocket: WebSocket, handle: Callable[[str | None], Awaitable[None]]):
+        self.websocket = websocket
+        self.handle = handle
+        self.waiting: deque[str | None] = deque()
+        self.task: asyncio.Task[None] | None = None
+        self.resume: Callable[[], None] = lambda: None
+        """Start reading again (the protocol's)."""
+
+    def take(self, text: str | None) -> bool:
+        """A message read (``None``: a binary one); False: read no more for now."""
+        self.waiting.append(text)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._handle_waiting())
+            return True
+        return False
+
+    async def _handle_waiting(self) -> None:
+        try:
+            while self.waiting:
+                text = self.waiting.popleft()
+                if isinstance(text, str) and may_hold_surrogate(text) and _lone_surrogate(text):
+                    await send_error(self.websocket, BAD_TEXT, BAD_TEXT_MESSAGE)
+                else:
+                    await self.handle(text)
+        except Exception:
+            self.waiting.clear()
+            if self.websocket.client_state == WebSocketState.CONNECTED:
+                # as an exception out of the socket's coroutine: logged, the socket closed
+                log.exception("handling a message of %s failed", self.websocket.url.path)
+                await close(self.websocket, 1011, "internal error")
+        finally:
+            self.task = None
+            self.resume()
+
+    async def closed(self) -> None:
+        """Wait until the client is gone (the messages go to :meth:`take`)."""
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while (await self.websocket.receive())["type"] != "websocket.disconnect":
+                pass
 
 
 async def chat_line(

@@ -1,0 +1,87 @@
+"""A table socket takes its messages as uvicorn's protocol reads them (kozel.server.wire's
+``read_directly``, routes/sockets.py's ``Inbound``): no coroutine waits for the next message,
+so a quiet socket keeps nothing younger than its connection; the messages are still handled
+one at a time and in order, and a message whose handling fails closes the socket as an
+exception out of its coroutine did."""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import json
+from collections.abc import Iterator
+from types import CoroutineType
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from kozel.server.routes import sockets
+from tests.server.client import Player, receive
+from tests.server.conftest import RunningServer
+from tests.server.test_events import GAME
+
+
+def waits_for_a_message() -> list[CoroutineType[Any, Any, Any]]:
+    """The server's coroutines waiting in starlette's ``WebSocket.receive`` (the server runs
+    in a thread of this process)."""
+    return [
+        obj
+        for obj in gc.get_objects()
+        if isinstance(obj, CoroutineType) and obj.__qualname__ == "WebSocket.receive"
+    ]
+
+
+@pytest.fixture
+def seat(server: RunningServer) -> Iterator[Any]:
+    alice = Player(server.url, server.ws)
+    alice.guest()
+    game_id = alice.post("/api/play/computer", GAME).json()["game_id"]
+    with alice.socket(game_id) as sock:
+        state = receive(sock)
+        while state["view"]["turn"] != state["you"]:  # the table waits for alice now
+            state = receive(sock)
+        yield sock
+
+
+def answer(sock: Any) -> dict[str, Any]:
+    """The next message that answers one of the seat's (not the table's events)."""
+    while True:
+        message: dict[str, Any] = json.loads(sock.recv(timeout=20))
+        if message["type"] != "event":
+            return message
+
+
+def test_a_socket_keeps_one_wait_for_its_close_and_none_for_its_messages(seat: Any) -> None:
+    before = waits_for_a_message()
+    assert len(before) == 1  # the socket's coroutine, waiting for the client to go
+    for _ in range(3):
+        seat.send(json.dumps({"type": "ping"}))
+        assert answer(seat)["type"] == "pong"
+    after = waits_for_a_message()
+    # the same coroutine, still waiting: the pings did not go through it (a socket that
+    # awaits each message makes a new one for each and finishes the one before)
+    assert after == before
+    assert inspect.getcoroutinestate(after[0]) == inspect.CORO_SUSPENDED
+
+
+def test_messages_sent_at_once_are_answered_in_their_order(seat: Any) -> None:
+    burst = ["ping", "sync", "ping", "nonsense", "ping", "sync"]
+    for kind in burst:
+        seat.send(json.dumps({"type": kind}))
+    answers = [answer(seat) for _ in burst]
+    kinds = [a["code"] if a["type"] == "error" else a["type"] for a in answers]
+    assert kinds == ["pong", "state", "pong", "unknown_type", "pong", "state"]
+
+
+def test_a_message_whose_handling_fails_closes_the_socket(
+    seat: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def failing(self: sockets.TableMessage, text: str | None) -> None:
+        raise RuntimeError("a fault of the server's")
+
+    monkeypatch.setattr(sockets.TableMessage, "handle", failing)
+    seat.send(json.dumps({"type": "ping"}))
+    with pytest.raises(ConnectionClosed) as closed:
+        answer(seat)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
