@@ -140,6 +140,26 @@ def percentile(values: list[float], q: float) -> float:
 # --- the servers --------------------------------------------------------------------------
 
 
+COLLECTOR_HOOK = Path(__file__).resolve().parent / "collector_hook"
+
+
+def collector_pauses(logs: list[Path], start: float, end: float) -> dict[str, dict[str, float]]:
+    """The collections of the servers between the wall times ``start`` and ``end``, by
+    generation (young, middle, full): how many, the longest and their sum (ms)."""
+    names = ("young", "middle", "full")
+    pauses: dict[str, list[float]] = {name: [] for name in names}
+    for log in logs:
+        with contextlib.suppress(FileNotFoundError):
+            for row in log.read_text().splitlines():
+                at, generation, ms = row.split()
+                if start <= float(at) <= end:
+                    pauses[names[int(generation)]].append(float(ms))
+    return {
+        name: {"n": len(ms), "longest_ms": round(max(ms, default=0.0), 1), "sum_ms": round(sum(ms))}
+        for name, ms in pauses.items()
+    }
+
+
 class Server:
     """``kozel serve`` in a subprocess under a node name, its log in a file."""
 
@@ -172,7 +192,10 @@ class Server:
         # every simulated player comes from this one address: lift the per-address limits
         command += ["--guests-per-minute", "1000000", "--registrations-per-minute", "1000000"]
         command += ["--requests-per-minute", "1000000", "--sockets-per-address", "1000000"]
-        env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else None
+        # every collection's pause logged (bench/collector_hook), this version's or another's
+        self.collector_log = workdir / f"{name}-collector.txt"
+        path = os.pathsep.join(p for p in (str(COLLECTOR_HOOK), pythonpath) if p)
+        env = {**os.environ, "PYTHONPATH": path, "KOZEL_COLLECTOR_LOG": str(self.collector_log)}
         self.process = subprocess.Popen(
             command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=workdir
         )
@@ -628,7 +651,7 @@ async def run_once(
             server_cpu0 = [cpu_seconds(pid) for pid in pids]
             server_wait0 = [run_queue_seconds(pid) for pid in pids]
             busy0, total0 = machine_ticks()
-            started = time.perf_counter()
+            started, wall_started = time.perf_counter(), time.time()
             if args.profile:
                 for server in servers:
                     server.process.send_signal(signal.SIGUSR1)
@@ -649,6 +672,9 @@ async def run_once(
                 for pid, wait0 in zip(pids, server_wait0, strict=True)
             ]
             busy1, total1 = machine_ticks()
+            collections = collector_pauses(
+                [server.collector_log for server in servers], wall_started, time.time()
+            )
             peak_mb = [peak_memory_mb(pid) for pid in pids]
             if args.profile:
                 for server in servers:
@@ -701,6 +727,7 @@ async def run_once(
         "server_waiting_pct": [round(100 * wait / elapsed, 1) for wait in server_wait],
         "client_cpu_pct": round(100 * client_cpu / elapsed, 1),
         "server_peak_mb": [round(mb) for mb in peak_mb],
+        "collections": collections,
         "machine_busy_pct": round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
         "messages": {kind: len(sizes) for kind, sizes in received.items()},
         "bytes_median": {
@@ -713,6 +740,10 @@ async def run_once(
 
 
 def line(result: dict[str, Any]) -> str:
+    pauses = ", ".join(
+        f"{name} {c['n']}, {c['longest_ms']:.0f}"
+        for name, c in result.get("collections", {}).items()
+    )
     return (
         f"{result['processes']} process(es), {result['pace']}, {result['tables']} tables "
         f"({result['sockets']} sockets, {result['db']}, {result['pubsub']}) opened in "
@@ -724,7 +755,7 @@ def line(result: dict[str, Any]) -> str:
         f"waiting for a CPU {result['server_waiting_pct']} % of the time), "
         f"clients {result['client_cpu_pct']} % of a core, machine {result['machine_busy_pct']} "
         f"% busy; servers' peak memory {result['server_peak_mb']} MB; "
-        f"errors {result['errors'] or 'none'}"
+        f"collections (n, longest ms) {pauses}; errors {result['errors'] or 'none'}"
     )
 
 

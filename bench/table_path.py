@@ -7,7 +7,9 @@ dropping it), and plays ``--moves`` moves, every seat answering with its first l
 once. What a move costs here is what the server spends per move before the WebSockets:
 checking and applying it, storing it (group commit), building every seat's state message and
 publishing it. It prints the CPU time of this process per move, and with ``--profile`` the
-functions that took it.
+functions that took it. With ``--kept`` it then counts what one more move of every table
+leaves alive until that table's next move (the objects Python's cyclic garbage collector
+tracks): a server's young collections have to look at all of them (docs/benchmarks.md).
 
     .venv/bin/python bench/table_path.py --tables 50 --moves 5000 [--profile]
 
@@ -22,11 +24,13 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import io
 import json
 import pstats
 import tempfile
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -63,9 +67,38 @@ async def open_tables(club: Club, count: int, game: str, loss_limit: int) -> lis
 
 
 async def listen(club: Club, channel: str, heard: list[int]) -> None:
+    """Read a channel as a socket does: its publisher hands each message over at once."""
+
+    def take(message: str) -> bool:
+        heard[0] += len(message)
+        return True
+
     async with club.pubsub.subscribe(channel) as sub:
+        if hasattr(sub, "direct"):  # (an older version has no direct write)
+            sub.direct = take
         async for message in sub:
-            heard[0] += len(message)
+            take(message)
+
+
+async def kept_by_a_move(tables: list[Table]) -> tuple[float, list[tuple[str, int]]]:
+    """The tracked objects one move of each table leaves alive (its state, what the move
+    added to its round), a table's average, and the most frequent kinds among them."""
+    for table in tables:  # each at a position where its seat to move can move
+        while table.status == "playing" and table.match.to_move is None:
+            await asyncio.sleep(0.001)
+    gc.collect()
+    gc.freeze()  # what is alive now is not counted
+    try:
+        for table in tables:
+            if table.status == "playing" and table.match.to_move is not None:
+                move = table.match.write_move(table.match.legal_moves()[0])
+                await table.submit(table.match.to_move, move, table.version)
+        await asyncio.sleep(0.05)  # the last messages reach their listeners
+        gc.collect()  # what died in cycles is not counted either
+        kinds = Counter(type(obj).__qualname__ for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()
+    return sum(kinds.values()) / len(tables), kinds.most_common(12)
 
 
 async def play(table: Table, moves: list[int], budget: int, done: asyncio.Event) -> None:
@@ -124,6 +157,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         for task in players:
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
+        kept = await kept_by_a_move(tables) if args.kept else None
         result = {
             "tables": args.tables,
             "moves": moves[0],
@@ -133,6 +167,9 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             "db": db.split(":", 1)[0],
             "pubsub": args.pubsub.split(":", 1)[0],
         }
+        if kept is not None:
+            result["kept_per_table"] = round(kept[0], 1)
+            result["kept_kinds"] = kept[1]
         if profile is not None:
             out = io.StringIO()
             pstats.Stats(profile, stream=out).sort_stats(args.sort).print_stats(args.top)
@@ -157,6 +194,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print where the time went")
     parser.add_argument("--sort", default="tottime", help="cProfile sort key (tottime, cumtime)")
     parser.add_argument("--top", type=int, default=30, help="functions to print")
+    parser.add_argument(
+        "--kept", action="store_true", help="count what a move leaves alive, after the moves"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON line only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kozel-path-") as tmp:
@@ -171,6 +211,9 @@ def main() -> None:
         f"{result['moves_per_s']:.0f} moves/s, {result['bytes_per_move']} bytes published "
         "per move"
     )
+    if "kept_per_table" in result:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in result["kept_kinds"])
+        print(f"a move leaves {result['kept_per_table']} tracked objects a table alive: {kinds}")
     if profile:
         print(profile)
 

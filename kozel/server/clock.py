@@ -5,7 +5,15 @@ gone out, and is not charged for the server's own time: when the clock runs out,
 first gets back the time this process's event loop was stalled since the clock started (a
 burst of password hashing, a starved machine: the player's move may be waiting, unread, in
 the socket meanwhile), and is timed out only once the whole time has passed with the server
-running."""
+running.
+
+A move moves the deadline on, and the state that asks for the next move moves it again
+(:meth:`MoveClock.state_sent`): the clock does not set a timer for each, but keeps the one it
+has while that wakes no later than the deadline, and when it wakes early it sleeps again
+until the deadline. A table keeps one timer a minute or so, not two a move (each a timer
+handle, the loop's own timer and a copy of the context, alive until the next move: work for
+the collector's young collections, docs/benchmarks.md).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +23,9 @@ import time
 from collections.abc import Callable
 
 log = logging.getLogger("kozel.tables")
+
+EARLY = 0.05
+"""A timer that wakes this many seconds before the deadline, or more, sleeps again."""
 
 
 def no_server_time() -> float:
@@ -41,10 +52,17 @@ class MoveClock:
         """When the clock was started, until the state that started it has gone out."""
         self.timer: asyncio.TimerHandle | None = None
         """The table's one timer: this clock's, or the next deal's after a round's pause."""
+        self._wakes_at: float | None = None
+        """The event loop's time when this clock's timer wakes (``None``: it has none)."""
+        self._seat = 0
+        self._version = 0
+        """The seat to move, and at which version, when the clock runs out."""
 
     def cancel(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
+            self.timer = None
+        self._wakes_at = None
 
     def start(self, deadline: float, seat: int, version: int) -> None:
         """Start the clock of ``seat``, to move at ``version``, until ``deadline``.
@@ -53,7 +71,6 @@ class MoveClock:
         gets the time this process's loop was stalled since the clock started, and is timed
         out only once the whole time to ``deadline`` has passed with the server running
         (:meth:`server_time_owed`)."""
-        self.cancel()
         self.deadline = deadline
         self._stall_mark = self.server_time()
         self._armed_at = time.time()
@@ -70,15 +87,27 @@ class MoveClock:
         self._stall_mark = self.server_time()
         if late > 0 and playing and seat is not None:
             self.deadline += late
-            self.cancel()
             self.wake_at_deadline(seat, version)
 
     def wake_at_deadline(self, seat: int | None, version: int) -> None:
+        """Call ``expired(seat, version)`` at the deadline (the timer this clock has already
+        does, when it wakes no later)."""
         assert seat is not None
+        self._seat, self._version = seat, version
         loop = asyncio.get_running_loop()
-        self.timer = loop.call_later(
-            max(0.0, self.deadline - time.time()), self.expired, seat, version
-        )
+        at = loop.time() + max(0.0, self.deadline - time.time())
+        if self._wakes_at is not None and self._wakes_at <= at:
+            return  # it wakes first, and sleeps again until the deadline
+        self.cancel()
+        self.timer = loop.call_at(at, self._woken)
+        self._wakes_at = at
+
+    def _woken(self) -> None:
+        self.timer = self._wakes_at = None
+        if self.deadline - time.time() > EARLY:  # the deadline moved on since the timer was set
+            self.wake_at_deadline(self._seat, self._version)
+        else:
+            self.expired(self._seat, self._version)
 
     def server_time_owed(self, seat: int | None, version: int) -> bool:
         """Whether the loop stalled since the clock started or grew: then the clock grows
@@ -88,7 +117,6 @@ class MoveClock:
             return False
         self._stall_mark += owed
         self.deadline += owed
-        self.cancel()
         self.wake_at_deadline(seat, version)
         if owed >= 0.1:
             log.info(
