@@ -75,14 +75,16 @@ def test_views_built_together_follow_every_game_as_it_grows() -> None:
     match's trail) and, given the views it built last, builds again only what a move can
     change; a copy of the match grows its own: at every position of random games of every
     layout game (the scores of lays and the hints too), and of a copy played on from a
-    position, the views built together so are those built from scratch."""
+    position, the views built together so are those built from scratch. A hand a move did
+    not change is the very list built before (a table holds what it sent: no new copy)."""
     raw_sets = [*MATRIX[::5], *DURING_MATRIX[::4], (BYKOVO, {})]
     sets = [*option_sets()[::3], *((rules, rules.options(raw)) for rules, raw in raw_sets)]
     positions = 0
     reused = 0
+    hands = kept_hands = 0
 
     def follow(match: Match, held: list[list[dict[str, Any]]]) -> None:
-        nonlocal positions, reused
+        nonlocal positions, reused, hands, kept_hands
         positions += 1
         chosen: list[int | None] = [*range(match.opts.players), None]
         built = view_dicts(match, chosen, hints=True, previous=held[0] if held else None)
@@ -93,6 +95,11 @@ def test_views_built_together_follow_every_game_as_it_grows() -> None:
             assert json.dumps(together) == json.dumps(alone), f"seat {seat}: views differ"
         if held:
             reused += built[-1]["options"] is held[0][-1]["options"]
+            hands += len(chosen) - 1
+            kept_hands += sum(
+                new["hand"] is old["hand"]
+                for new, old in zip(built[:-1], held[0][:-1], strict=True)
+            )
         held[:] = [built]
 
     for number, (rules, opts) in enumerate(sets):
@@ -110,6 +117,7 @@ def test_views_built_together_follow_every_game_as_it_grows() -> None:
             pushed += 1
     assert positions > 2000
     assert reused > positions // 2  # most positions were built on the last ones
+    assert kept_hands > hands // 2  # a move changes one hand (two with a draw)
 
 
 def _follow_and_fork(

@@ -37,6 +37,16 @@ GameMove = Any
 :data:`kozel.core.Move`; Poker: :data:`kozel.poker.moves.PokerMove`)."""
 
 
+def kept(sent: Any, value: Any) -> Any:
+    """``sent`` (a member of a view or state sent before) when it equals ``value``, else
+    ``value``: a game building its views on the ones it returned last
+    (:meth:`GameMatch.view_dicts`' ``previous``), or a table its states on the ones it sent,
+    keeps what did not change as the object it was. A patch passes it over by identity, and
+    a server, which holds the states it sent until the table's next move, holds no new copy
+    of it for the garbage collector to look at (docs/benchmarks.md)."""
+    return sent if sent is not None and sent == value else value
+
+
 class GameView(Protocol):
     """What every game's view of one seat offers (layout games:
     :class:`kozel.layout.views.SeatView`; Poker: :class:`kozel.poker.views.PokerView`)."""

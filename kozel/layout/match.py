@@ -237,12 +237,11 @@ class Match:
         return record_of(self, seats)
 
     def copy(self) -> Match:
-        """An independent copy: pushing moves on it leaves this match as it is."""
+        """An independent copy: pushing moves on it leaves this match as it is. (It shares
+        the lists of finished rounds and of points, which a move replaces, never changes: a
+        server's table copies its match for every move, docs/benchmarks.md.)"""
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        other.results = list(self.results)
-        other.during = list(self.during)
-        other.points = list(self.points)
         if self._round is not None:
             other._round = self._round.copy()
         return other
@@ -392,8 +391,11 @@ class Match:
             gained = 0
             if isinstance(move, Play | PlayDoubles):
                 gained = scoring.lay_points(rnd, seat, move)
-                self.during[self.opts.unit_of(seat)] += gained
-            self.points.append(gained)
+                if gained:
+                    during = self.during[:]  # new lists: a copy shares the old ones
+                    during[self.opts.unit_of(seat)] += gained
+                    self.during = during
+            self.points = [*self.points, gained]
         if rnd.end is not None:
             counts = rnd.counts()
             self._record(
@@ -411,7 +413,8 @@ class Match:
 
     def _record(self, rnd: Round, counts: list[int], settlement: Settlement) -> None:
         assert rnd.end is not None
-        self.results.append(
+        self.results = [  # a new list: a copy shares the old one
+            *self.results,
             RoundResult(
                 rnd.deal,
                 self.redeals,
@@ -426,8 +429,8 @@ class Match:
                 list(self.points),
                 settlement.decides,
                 rnd.places() if self.rules.places_by_lot and rnd.end.kind != "timeout" else None,
-            )
-        )
+            ),
+        ]
         self.sheet = settlement.sheet
         self.eggs = settlement.eggs
         self.result = settlement.result

@@ -30,6 +30,7 @@ from kozel.core import (
     Tile,
     tiles_of,
 )
+from kozel.engine.game import kept
 from kozel.engine.options import Options
 from kozel.layout.codec import event_to_dict, move_to_dict
 from kozel.layout.history import lay, plays_of
@@ -612,6 +613,15 @@ def _moving_members(match: Match, trail: Trail) -> dict[str, Any]:
     }
 
 
+def _kept_layout(sent: dict[str, Any], layout: dict[str, Any]) -> dict[str, Any]:
+    """:func:`~kozel.patch.kept` for a layout, arm by arm: a move lays on one arm."""
+    if layout is sent:
+        return layout
+    arms = {arm["arm"]: arm for arm in sent["arms"]}
+    layout["arms"] = [kept(arms.get(arm["arm"]), arm) for arm in layout["arms"]]
+    return layout
+
+
 def view_dicts(
     match: Match,
     seats: Sequence[int | None],
@@ -637,24 +647,27 @@ def view_dicts(
         and old["round"] == len(match.results) + 1
         and not old["over"]
     ):
-        public = {**old, **_moving_members(match, trail)}
+        moving = _moving_members(match, trail)
+        public = {**old, **{key: kept(old.get(key), value) for key, value in moving.items()}}
+        public["layout"] = _kept_layout(old["layout"], public["layout"])
     else:
         public = view_for(match, None, trail=trail).to_dict(history=trail.events[:])
     to_move = None if match.over or rnd.over else rnd.turn
     views = []
-    for seat in seats:
+    for index, seat in enumerate(seats):
         view = dict(public)
         views.append(view)
         if seat is None:
             continue
+        sent = previous[index] if old is not None and previous is not None else {}
         view["seat"] = seat
-        view["hand"] = [TILE_NAMES[t] for t in tiles_of(rnd.hands[seat])]
+        view["hand"] = kept(sent.get("hand"), [TILE_NAMES[t] for t in tiles_of(rnd.hands[seat])])
         own_draws = trail.own.get(seat)
         if own_draws:
             history = trail.events[:]
             for i, event in own_draws.items():
                 history[i] = event
-            view["history"] = history
+            view["history"] = kept(sent.get("history"), history)
         if seat == rnd.leader and public["lead"] is None:
             view["lead"] = _lead_json(**_lead_fields(match, seat))
         if seat == to_move:
