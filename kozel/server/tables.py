@@ -36,7 +36,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from kozel.core import IllegalMove
-from kozel.engine.game import GameMatch
+from kozel.engine.game import GameMatch, kept
 from kozel.server.clock import MoveClock
 from kozel.server.db import Game, GameEvent, now
 from kozel.server.finisher import finish_game, status_after
@@ -223,6 +223,9 @@ class Table:
         common = self._common()
         seats: list[int | None] = [*range(self.opts.players), None]
         held = self._states
+        if held:  # what did not change stays the object sent (kept)
+            sent = held[-1]
+            common = {key: kept(sent.get(key), value) for key, value in common.items()}
         # the views last sent, for the game to build on (what a move cannot change is shared)
         previous = [state["view"] for state in held] if held and "view" in held[-1] else None
         # the hint helps a player: never in a rated game
@@ -376,32 +379,39 @@ class Table:
 
     async def _run(self) -> None:
         while (command := await self.queue.get()) is not None:
-            asked = command if isinstance(command, Asked) else None
-            if self.status == "lost":
-                if asked is not None and not asked.done.done():
-                    asked.done.set_result(Reply(False, "unavailable", MOVED))
-                continue
-            try:
-                reply: Reply | None
-                if isinstance(command, MoveCommand):
-                    reply = await self._move(command)
-                else:
-                    reply = await self._sideline(command)
-                if reply is not None and asked is not None and not asked.done.done():
-                    asked.done.set_result(reply)
-            except Fenced:
-                log.warning("table %s: another process owns it now; this copy stops", self.id)
-                self.lose()
-                if asked is not None and not asked.done.done():
-                    asked.done.set_result(Reply(False, "unavailable", MOVED))
-            except Exception:  # a table outlives one failed command: nothing was applied
-                log.exception("table %s: %r failed", self.id, command)
-                if asked is not None and not asked.done.done():
-                    asked.done.set_result(
-                        Reply(False, "unavailable", "the move could not be stored: send it again")
-                    )
-                elif self._needs_deal():
-                    asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, Deal())
+            await self._carry_out(command)
+            # not held while the table waits for the next one (nor its reply, its move …):
+            # the collector would look at them again (docs/benchmarks.md)
+            del command
+
+    async def _carry_out(self, command: Command) -> None:
+        """One command, answered when its sender waits for the verdict."""
+        asked = command if isinstance(command, Asked) else None
+        if self.status == "lost":
+            if asked is not None and not asked.done.done():
+                asked.done.set_result(Reply(False, "unavailable", MOVED))
+            return
+        try:
+            reply: Reply | None
+            if isinstance(command, MoveCommand):
+                reply = await self._move(command)
+            else:
+                reply = await self._sideline(command)
+            if reply is not None and asked is not None and not asked.done.done():
+                asked.done.set_result(reply)
+        except Fenced:
+            log.warning("table %s: another process owns it now; this copy stops", self.id)
+            self.lose()
+            if asked is not None and not asked.done.done():
+                asked.done.set_result(Reply(False, "unavailable", MOVED))
+        except Exception:  # a table outlives one failed command: nothing was applied
+            log.exception("table %s: %r failed", self.id, command)
+            if asked is not None and not asked.done.done():
+                asked.done.set_result(
+                    Reply(False, "unavailable", "the move could not be stored: send it again")
+                )
+            elif self._needs_deal():
+                asyncio.get_running_loop().call_later(1.0, self.queue.put_nowait, Deal())
 
     async def _sideline(self, command: Command) -> Reply | None:
         """Carry out a command other than a move; the reply when its sender waits for one."""
