@@ -39,7 +39,7 @@ def seat(server: RunningServer) -> Iterator[Any]:
     game_id = alice.post("/api/play/computer", GAME).json()["game_id"]
     with alice.socket(game_id) as sock:
         state = receive(sock)
-        while state["view"]["turn"] != state["you"]:  # the table waits for alice now
+        while state.get("view", {}).get("turn") != state["you"]:  # the table waits for alice
             state = receive(sock)
         yield sock
 
