@@ -614,7 +614,7 @@ def _moving_members(match: Match, trail: Trail) -> dict[str, Any]:
 
 
 def _kept_layout(sent: dict[str, Any], layout: dict[str, Any]) -> dict[str, Any]:
-    """:func:`~kozel.patch.kept` for a layout, arm by arm: a move lays on one arm."""
+    """:func:`~kozel.engine.game.kept` for a layout, arm by arm: a move lays on one arm."""
     if layout is sent:
         return layout
     arms = {arm["arm"]: arm for arm in sent["arms"]}

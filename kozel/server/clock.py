@@ -10,9 +10,9 @@ running.
 A move moves the deadline on, and the state that asks for the next move moves it again
 (:meth:`MoveClock.state_sent`): the clock does not set a timer for each, but keeps the one it
 has while that wakes no later than the deadline, and when it wakes early it sleeps again
-until the deadline. A table keeps one timer a minute or so, not two a move (each a timer
-handle, the loop's own timer and a copy of the context, alive until the next move: work for
-the collector's young collections, docs/benchmarks.md).
+until the deadline. A table sets a timer once a move's time (or a round) has passed, not two
+a move (each a timer handle, the loop's own timer and a copy of the context, alive until the
+next move: work for the collector's young collections, docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -148,7 +148,7 @@ async def messages(websocket: WebSocket) -> AsyncIterator[str | None]:
         if frame["type"] == "websocket.disconnect":
             return
         raw = frame.get("text")
-        if isinstance(raw, str) and may_hold_surrogate(raw) and _lone_surrogate(raw):
+        if _bad_text(raw):
             await send_error(websocket, BAD_TEXT, BAD_TEXT_MESSAGE)
             continue
         yield raw if isinstance(raw, str) else None
@@ -294,9 +294,9 @@ async def table(websocket: WebSocket, game_id: int) -> None:
 
     # taken from the protocol as they are read, once accepted (the client sends nothing
     # before): no coroutine waits for the next one
-    reader = direct_reader(websocket.scope)
-    inbound = Inbound(websocket, handle) if reader is not None else None
-    if reader is not None and inbound is not None:
+    reader, inbound = direct_reader(websocket.scope), None
+    if reader is not None:
+        inbound = Inbound(websocket, handle)
         inbound.resume = reader(inbound.take)
     await websocket.accept()
     key = session_key(token, found)
@@ -355,7 +355,7 @@ class Inbound:
         try:
             while self.waiting:
                 text = self.waiting.popleft()
-                if isinstance(text, str) and may_hold_surrogate(text) and _lone_surrogate(text):
+                if _bad_text(text):
                     await send_error(self.websocket, BAD_TEXT, BAD_TEXT_MESSAGE)
                 else:
                     await self.handle(text)
@@ -550,6 +550,11 @@ def message_type(text: str | None, limit: int) -> Any:
     except (ValueError, RecursionError):
         return None
     return message.get("type") if isinstance(message, dict) else None
+
+
+def _bad_text(raw: str | None) -> bool:
+    """A text frame whose JSON decodes to a lone surrogate (the client is told so)."""
+    return isinstance(raw, str) and may_hold_surrogate(raw) and _lone_surrogate(raw)
 
 
 def _lone_surrogate(raw: str) -> bool:
