@@ -28,7 +28,8 @@ def waits_for_a_message() -> list[CoroutineType[Any, Any, Any]]:
     return [
         obj
         for obj in gc.get_objects()
-        if isinstance(obj, CoroutineType) and obj.__qualname__ == "WebSocket.receive"
+        # type(), not isinstance(): asking a dead weak proxy for its class raises
+        if type(obj) is CoroutineType and obj.__qualname__ == "WebSocket.receive"
     ]
 
 
