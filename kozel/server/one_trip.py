@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import collections
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.dialects.sqlite.aiosqlite import (
@@ -85,7 +85,7 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
     def _one_trip(self, operation: Any, parameters: Any, many: bool) -> Any:
         try:
-            done = await_(self._trip(_run, operation, parameters, many))
+            done = await_(self._trip(operation, parameters, many))
         except Exception as error:
             self._adapt_connection._handle_exception(error)
         self._cursor = done  # type: ignore[assignment]  # what SQLAlchemy reads of a cursor
@@ -93,10 +93,12 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
             self._rows = collections.deque(done.rows)
         return self
 
-    async def _trip(self, call: Callable[..., Done], *args: Any) -> Done:
+    async def _trip(self, operation: Any, parameters: Any, many: bool) -> Done:
         async with self._adapt_connection._execute_mutex:
             aiosqlite = self._connection
-            done: Done = await aiosqlite._execute(call, aiosqlite._conn, *args)
+            done: Done = await aiosqlite._execute(
+                _run, aiosqlite._conn, operation, parameters, many
+            )
             return done
 
 
