@@ -87,6 +87,17 @@ class Protocol(WebSocketsSansIOProtocol):
             self.scope[SCOPE_KEY] = self.send_now  # type: ignore[literal-required]
             self.scope[READER_KEY] = self.read_directly  # type: ignore[literal-required]
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # the scope and the reader hold this protocol's methods, and it holds them: cycles
+        # that outlived every closed socket until a full collection (a hundred objects a
+        # socket); broken here, reference counting frees a closed socket's objects
+        self.on_message = None
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope.pop(SCOPE_KEY, None)
+            scope.pop(READER_KEY, None)
+
     def read_directly(self, on_message: Callable[[str | None], bool]) -> Callable[[], None]:
         """From now on hand each message to ``on_message`` as it is read (its text, or
         ``None`` for a binary message) instead of queueing it for the ASGI ``receive``, which

@@ -1,9 +1,13 @@
 """The WebSocket wire (kozel.server.wire): a small message goes out uncompressed, a large one
-compressed, on one connection whose compressor keeps its history; a real client reads both."""
+compressed, on one connection whose compressor keeps its history; a real client reads both;
+a closed socket's objects are freed without the cyclic collector."""
 
 from __future__ import annotations
 
+import gc
 import json
+import time
+import weakref
 import zlib
 from collections.abc import Sequence
 
@@ -16,7 +20,7 @@ from websockets.frames import TEXT, Frame
 from websockets.sync.client import connect
 from websockets.typing import ExtensionParameter
 
-from kozel.server.wire import PLAIN_BELOW, SmallMessagesPlain, _Negotiation
+from kozel.server.wire import PLAIN_BELOW, Protocol, SmallMessagesPlain, _Negotiation
 from tests.server.client import Player, play_to_the_end
 from tests.server.conftest import RunningServer
 from tests.server.test_events import GAME
@@ -111,3 +115,30 @@ def test_a_browsers_socket_gets_the_state_compressed_and_the_events_plain(
     whole_size, whole_compressed, _ = next(m for m in seen[played:] if m[2] == "state")
     assert whole_compressed and whole_size >= PLAIN_BELOW, seen[played:]
     assert all(compressed == (size >= PLAIN_BELOW) for size, compressed, _ in seen), seen
+
+
+def test_a_closed_socket_is_freed_by_reference_counting(server: RunningServer) -> None:
+    """Its protocol, the scope and the reader held each other (cycles that outlived a closed
+    socket until a full collection, which ``kozel serve`` makes rare): once the client is
+    gone, nothing keeps them, with the cyclic collector off (the server runs in a thread
+    of this process)."""
+    alice = Player(server.url, server.ws)
+    alice.guest()
+    game_id = alice.post("/api/play/computer", GAME).json()["game_id"]
+    path = f"/ws/games/{game_id}"
+    gc.disable()
+    try:
+        with alice.socket(game_id) as sock:
+            json.loads(sock.recv(timeout=20))
+            ours = [
+                weakref.ref(obj)
+                for obj in gc.get_objects()
+                if type(obj) is Protocol and getattr(obj, "scope", {}).get("path") == path
+            ]
+            assert len(ours) == 1
+        deadline = time.monotonic() + 20
+        while ours[0]() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)  # the server's handler of the socket ends
+        assert ours[0]() is None
+    finally:
+        gc.enable()
