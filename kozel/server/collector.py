@@ -6,19 +6,26 @@ about half a million of them. CPython 3.11 collects its oldest generation whole,
 collection stopped the event loop, and every table with it, for 0.3 to 0.8 s on this machine
 (docs/benchmarks.md): the slowest moves of a busy club were the moves that waited for it.
 
-:class:`Collector` lets each full collection keep what it found alive out of the next ones
-(``gc.freeze``: the survivors move to the permanent generation, which no collection scans), so
-a full collection looks only at what was made since the last one. Reference counting still
-frees every frozen object that nothing refers to any more; what freezing defers is the
-reclaiming of *cycles* among frozen objects (a closed socket's coroutines and tasks). Every
-``whole_every`` seconds the frozen objects are handed back to the collector, and its next full
-collection looks at everything once: one long pause an hour instead of one a few seconds.
+:class:`Collector` lets each collection of the middle or the oldest generation keep what it
+found alive out of the next ones (``gc.freeze``: the survivors move to the permanent
+generation, which no collection scans), so a collection looks only at what was made since the
+last one. Freezing after the middle generation's collections too, not only after full ones,
+matters when many sockets open at once: a thousand tables opening in a minute left a quarter
+of a million long-lived objects in the middle generation, and its collection that promoted
+them stopped every table for 250 ms; collected every :data:`MIDDLE` young collections and then
+frozen, they pass in pauses of 30-50 ms (docs/benchmarks.md). Reference counting still frees
+every frozen object that nothing refers to any more; what freezing defers is the reclaiming of
+*cycles* among frozen objects (a closed socket's coroutines and tasks). Every ``whole_every``
+seconds the frozen objects are handed back to the collector, and its next full collection
+looks at everything once: one long pause an hour instead of one a few seconds.
 
 It also lets the young generation grow to :data:`YOUNG` objects before a collection (Python's
 default is 700): a move makes thousands of short-lived containers (its events, its messages,
 the states a seat's patch is computed from) that reference counting frees anyway, and at 1,000
-tables collecting them every 700 allocations cost about a tenth of a move's server CPU
-(docs/benchmarks.md).
+tables collecting them every 700 allocations cost about a tenth of a move's server CPU. Not
+too far either: each young collection looks at every object made since the last one and still
+alive (a table's states as sent live until its next move), and at 20,000 one stopped the
+tables for 60-90 ms at 1,000 tables; at 5,000, 45-65 ms (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -36,11 +43,11 @@ WHOLE_EVERY = 3600.0
 objects are reclaimed then)."""
 
 
-YOUNG = 20_000
+YOUNG = 5_000
 """Allocations (less deallocations) of tracked objects between two young collections."""
-MIDDLE = 20
+MIDDLE = 3
 """Young collections between two collections of the middle generation (Python's default is
-10)."""
+10): few, so that what a burst of new sockets leaves alive is looked at in small parts."""
 
 
 class Collector:
@@ -52,12 +59,15 @@ class Collector:
         self.whole_every = whole_every
         self.clock = clock
         self.thawed_at = clock()
+        self.thawed = False
+        """Everything was handed back and no full collection has looked at it yet."""
         self.installed = False
         self.thresholds = gc.get_threshold()
 
     def install(self) -> None:
-        """Freeze what the process made while starting, freeze after every full collection
-        from now on, and collect the young generation less often."""
+        """Freeze what the process made while starting, freeze after every collection of the
+        middle and the oldest generation from now on, and collect the young generation less
+        often."""
         if self.installed:
             return
         gc.collect()
@@ -75,13 +85,19 @@ class Collector:
             self.installed = False
 
     def _after(self, phase: str, info: dict[str, Any]) -> None:
-        if phase != "stop" or info["generation"] != 2:
+        generation = info["generation"]
+        if phase != "stop" or generation == 0:
+            return
+        if generation == 1:
+            if not self.thawed:  # (else the full collection to come looks at everything)
+                gc.freeze()
             return
         now = self.clock()
-        if now - self.thawed_at >= self.whole_every:
+        if not self.thawed and now - self.thawed_at >= self.whole_every:
             # the next full collection looks at everything, the frozen objects too
-            self.thawed_at = now
+            self.thawed_at, self.thawed = now, True
             log.info("the collector looks at all %d long-lived objects next", gc.get_freeze_count())
             gc.unfreeze()
             return
+        self.thawed = False
         gc.freeze()

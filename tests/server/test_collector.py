@@ -1,6 +1,6 @@
-"""The collector's pacing (kozel.server.collector): what survives a full collection is left
-out of the next ones, garbage cycles of the young are collected as ever, and the long-lived
-are looked at again once ``whole_every`` has passed."""
+"""The collector's pacing (kozel.server.collector): what survives a collection of the middle or
+the oldest generation is left out of the next ones, garbage cycles of the young are collected
+as ever, and the long-lived are looked at again once ``whole_every`` has passed."""
 
 from __future__ import annotations
 
@@ -70,6 +70,37 @@ def test_a_frozen_cycle_waits_for_the_next_whole_collection(
     gc.collect()  # the whole one
     assert dead() is None
     assert gc.get_freeze_count() > 0  # and the survivors are frozen again
+
+
+def test_a_survivor_of_a_middle_collection_is_frozen(paced: tuple[Collector, Clock]) -> None:
+    kept = Node()
+    young = Node()
+    gone = weakref.ref(young)
+    del young
+    frozen_before = gc.get_freeze_count()
+    gc.collect(1)
+    assert gone() is None
+    assert gc.get_freeze_count() > frozen_before
+    assert not gc.is_finalized(kept)
+
+
+def test_after_the_hand_back_only_the_whole_collection_freezes_again(
+    paced: tuple[Collector, Clock],
+) -> None:
+    _, clock = paced
+    old = Node()
+    gc.collect()
+    dead = weakref.ref(old)
+    del old
+    clock.now = 61.0
+    gc.collect()  # everything is handed back
+    assert gc.get_freeze_count() == 0
+    gc.collect(1)  # a middle collection does not freeze what the whole one is to look at
+    assert gc.get_freeze_count() == 0
+    assert dead() is not None  # (the middle collection does not look at the oldest)
+    gc.collect()
+    assert dead() is None
+    assert gc.get_freeze_count() > 0
 
 
 def test_the_young_generation_is_collected_less_often_while_installed() -> None:
