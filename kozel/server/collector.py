@@ -13,11 +13,14 @@ last one. Freezing after the middle generation's collections too, not only after
 matters when many sockets open at once: a thousand tables opening in a minute left a quarter
 of a million long-lived objects in the middle generation, and its collection that promoted
 them stopped every table for 250 ms; collected every :data:`MIDDLE` young collections and then
-frozen, they pass in pauses of 30-50 ms (docs/benchmarks.md). Reference counting still frees
+frozen, they pass in pauses of 30-50 ms (a middle collection in play, which looks at the young
+generation too, takes 90-125 ms; docs/benchmarks.md). Reference counting still frees
 every frozen object that nothing refers to any more; what freezing defers is the reclaiming of
-*cycles* among frozen objects (a closed socket's coroutines and tasks). Every ``whole_every``
-seconds the frozen objects are handed back to the collector, and its next full collection
-looks at everything once: one long pause an hour instead of one a few seconds.
+*cycles* among frozen objects (since a closed socket lets go of its own,
+:mod:`kozel.server.wire`, about fourteen objects a finished game: its requests' statements and
+middleware). Every ``whole_every`` seconds the frozen objects are handed back to the
+collector, and its next full collection looks at everything once: one long pause an hour
+instead of one a few seconds.
 
 It also lets the young generation grow to :data:`YOUNG` objects before a collection (Python's
 default is 700): a move makes thousands of short-lived containers (its events, its messages,
@@ -25,7 +28,7 @@ the states a seat's patch is computed from) that reference counting frees anyway
 tables collecting them every 700 allocations cost about a tenth of a move's server CPU. Not
 too far either: each young collection looks at every object made since the last one and still
 alive (a table's states as sent live until its next move), and at 20,000 one stopped the
-tables for 60-90 ms at 1,000 tables; at 5,000, 45-65 ms (docs/benchmarks.md).
+tables for 80-100 ms at 1,000 tables; at 5,000, 55-70 ms (docs/benchmarks.md).
 """
 
 from __future__ import annotations
