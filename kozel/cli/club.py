@@ -192,8 +192,9 @@ def _run_club(settings: Settings, host: str, port: int) -> None:
     from kozel.server.collector import Collector
     from kozel.server.wire import uvicorn_options
 
-    app = create_app(settings)
-    Collector().install()  # a full collection no longer stops every table (collector.py)
+    collector = Collector()
+    app = create_app(settings, collector)
+    collector.install()  # a collection no longer stops every table for long (collector.py)
     uvicorn.run(app, host=host, port=port, log_level="info", **uvicorn_options())
 
 

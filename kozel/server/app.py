@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
 
 from kozel.server.club import Club
+from kozel.server.collector import Collector
 from kozel.server.errors import ClubError
 from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress
 from kozel.server.routes import accounts, games, lobby, operations, sockets, tournaments
@@ -35,19 +36,23 @@ CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 log = logging.getLogger("kozel.app")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, collector: Collector | None = None) -> FastAPI:
+    """The club's web application; ``collector``: the process's, paced by its event loop."""
     club = Club(settings or Settings())
     sessions = sockets.Sessions(club)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await club.start()
-        listener = asyncio.create_task(sessions.hear_logouts(), name="logouts")
+        tasks = [asyncio.create_task(sessions.hear_logouts(), name="logouts")]
+        if collector:
+            tasks.append(asyncio.create_task(collector.pace(), name="collector"))
         try:
             yield
         finally:
-            listener.cancel()
-            await asyncio.gather(listener, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await club.stop()
 
     app = FastAPI(

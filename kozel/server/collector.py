@@ -25,14 +25,18 @@ instead of one a few seconds.
 It also lets the young generation grow to :data:`YOUNG` objects before a collection (Python's
 default is 700): a move makes thousands of short-lived containers (its events, its messages,
 the states a seat's patch is computed from) that reference counting frees anyway, and at 1,000
-tables collecting them every 700 allocations cost about a tenth of a move's server CPU. Not
-too far either: each young collection looks at every object made since the last one and still
-alive (a table's states as sent live until its next move), and at 20,000 one stopped the
-tables for 80-100 ms at 1,000 tables; at 5,000, 55-70 ms (docs/benchmarks.md).
+tables collecting them every 700 allocations cost about a tenth of a move's server CPU. But
+Python counts allocations less deallocations, and in steady play a move frees about as many
+objects as it makes, so that count alone let the young generation grow for seconds, to every
+object made since and still alive (a table's states as sent live until its next move): 40,000-
+60,000 at 1,000 tables, pauses of 55-90 ms. So the event loop also collects on a clock
+(:meth:`Collector.pace`, every :data:`PACE` seconds): young pauses of 10-13 ms, middle ones of
+30-40 ms, for the same CPU (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import time
@@ -51,6 +55,8 @@ YOUNG = 5_000
 MIDDLE = 3
 """Young collections between two collections of the middle generation (Python's default is
 10): few, so that what a burst of new sockets leaves alive is looked at in small parts."""
+PACE = 0.1
+"""Seconds between two collections the event loop asks for (:meth:`Collector.pace`)."""
 
 
 class Collector:
@@ -86,6 +92,28 @@ class Collector:
             gc.set_threshold(*self.thresholds)
             gc.unfreeze()
             self.installed = False
+
+    async def pace(self, every: float = PACE) -> None:
+        """Collect every ``every`` seconds, between two of the event loop's callbacks, the
+        generation Python would collect next (the young one, every :data:`MIDDLE`-th time the
+        middle one, and so on), until cancelled.
+
+        Python counts allocations *less deallocations*: in steady play a move frees about as
+        many objects as it makes (the states sent at the table's last move, long-lived by
+        now), so the count crosses :data:`YOUNG` only every few seconds, and by then the young
+        generation holds every object made since and still alive: 40,000-60,000 at 1,000
+        tables, a pause of up to 55-90 ms. Collected on a clock it holds what a tenth of a second
+        made (docs/benchmarks.md)."""
+        while True:
+            await asyncio.sleep(every)
+            self.collect()
+
+    @staticmethod
+    def collect() -> None:
+        """The collection Python's own pacing would make now: the oldest generation whose
+        count has reached its threshold (collections of the one below since its last one)."""
+        counts, thresholds = gc.get_count(), gc.get_threshold()
+        gc.collect(2 if counts[2] >= thresholds[2] else 1 if counts[1] >= thresholds[1] else 0)
 
     def _after(self, phase: str, info: dict[str, Any]) -> None:
         generation = info["generation"]

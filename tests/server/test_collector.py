@@ -1,10 +1,13 @@
 """The collector's pacing (kozel.server.collector): what survives a collection of the middle or
 the oldest generation is left out of the next ones, garbage cycles of the young are collected
-as ever, and the long-lived are looked at again once ``whole_every`` has passed."""
+as ever, and the long-lived are looked at again once ``whole_every`` has passed; the event loop
+collects on a clock, not only when allocations outrun deallocations."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import itertools
 import weakref
 from collections.abc import Iterator
 
@@ -101,3 +104,38 @@ def test_the_young_generation_is_collected_less_often_while_installed() -> None:
     finally:
         collector.uninstall()
     assert gc.get_threshold() == before
+
+
+def test_the_event_loop_collects_on_a_clock_the_generation_python_would(
+    paced: tuple[Collector, Clock],
+) -> None:
+    collector, _ = paced
+    generations: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            generations.append(info["generation"])
+
+    async def a_while() -> None:
+        pacing = asyncio.create_task(collector.pace(every=0.001))
+        while len(generations) < 4 * (MIDDLE + 1):
+            await asyncio.sleep(0.001)
+        pacing.cancel()
+
+    enabled = gc.isenabled()
+    gc.disable()  # no collection but the clock's
+    gc.callbacks.append(seen)
+    try:
+        young = Node()
+        gone = weakref.ref(young)
+        del young
+        assert gone() is not None
+        asyncio.run(a_while())
+    finally:
+        gc.callbacks.remove(seen)
+        if enabled:
+            gc.enable()
+    assert gone() is None
+    older = [i for i, generation in enumerate(generations) if generation > 0]
+    assert len(older) >= 3
+    assert {b - a for a, b in itertools.pairwise(older)} == {MIDDLE + 1}  # MIDDLE young between
