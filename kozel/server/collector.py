@@ -95,15 +95,15 @@ class Collector:
 
     async def pace(self, every: float = PACE) -> None:
         """Collect every ``every`` seconds, between two of the event loop's callbacks, the
-        generation Python would collect next (the young one, every :data:`MIDDLE`-th time the
-        middle one, and so on), until cancelled.
+        generation Python would collect next (the young one; after :data:`MIDDLE` of those
+        the middle one, and so on), until cancelled.
 
         Python counts allocations *less deallocations*: in steady play a move frees about as
         many objects as it makes (the states sent at the table's last move, long-lived by
         now), so the count crosses :data:`YOUNG` only every few seconds, and by then the young
         generation holds every object made since and still alive: 40,000-60,000 at 1,000
-        tables, a pause of up to 55-90 ms. Collected on a clock it holds what a tenth of a second
-        made (docs/benchmarks.md)."""
+        tables, pauses of up to 55-90 ms. On a clock it holds what a tenth of a second left
+        alive (docs/benchmarks.md)."""
         while True:
             await asyncio.sleep(every)
             self.collect()

@@ -118,7 +118,9 @@ def test_the_event_loop_collects_on_a_clock_the_generation_python_would(
 
     async def a_while() -> None:
         pacing = asyncio.create_task(collector.pace(every=0.001))
-        while len(generations) < 4 * (MIDDLE + 1):
+        for _ in range(10_000):  # (at most ten seconds)
+            if len(generations) >= 4 * (MIDDLE + 1):
+                break
             await asyncio.sleep(0.001)
         pacing.cancel()
 
