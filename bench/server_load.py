@@ -356,6 +356,7 @@ class Players:
                                 additional_headers={"Cookie": guest.cookie()},
                                 compression=compression,
                                 open_timeout=120,
+                                ping_interval=None,  # as a browser: answers pings, sends none
                             )
                         )
                         for guest in guests
