@@ -30,8 +30,8 @@ Python counts allocations less deallocations, and in steady play a move frees ab
 objects as it makes, so that count alone let the young generation grow for seconds, to every
 object made since and still alive (a table's states as sent live until its next move): 40,000-
 60,000 at 1,000 tables, pauses of 55-90 ms. So the event loop also collects on a clock
-(:meth:`Collector.pace`, every :data:`PACE` seconds): young pauses of 10-13 ms, middle ones of
-30-40 ms, for the same CPU (docs/benchmarks.md).
+(:meth:`Collector.pace`, every :data:`PACE` seconds): young pauses of 8-13 ms, middle ones of
+30-40 ms in one process of 1,000 tables, for the same CPU (docs/benchmarks.md).
 """
 
 from __future__ import annotations
