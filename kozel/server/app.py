@@ -45,7 +45,7 @@ def create_app(settings: Settings | None = None, collector: Collector | None = N
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await club.start()
         tasks = [asyncio.create_task(sessions.hear_logouts(), name="logouts")]
-        if collector:
+        if collector is not None:
             tasks.append(asyncio.create_task(collector.pace(), name="collector"))
         try:
             yield

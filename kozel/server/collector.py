@@ -13,8 +13,7 @@ last one. Freezing after the middle generation's collections too, not only after
 matters when many sockets open at once: a thousand tables opening in a minute left a quarter
 of a million long-lived objects in the middle generation, and its collection that promoted
 them stopped every table for 250 ms; collected every :data:`MIDDLE` young collections and then
-frozen, they pass in pauses of 30-50 ms (a middle collection in play, which looks at the young
-generation too, takes 90-125 ms; docs/benchmarks.md). Reference counting still frees
+frozen, they pass in pauses of 30-50 ms (docs/benchmarks.md). Reference counting still frees
 every frozen object that nothing refers to any more; what freezing defers is the reclaiming of
 *cycles* among frozen objects (since a closed socket lets go of its own,
 :mod:`kozel.server.wire`, about fourteen objects a finished game: its requests' statements and
@@ -96,14 +95,9 @@ class Collector:
     async def pace(self, every: float = PACE) -> None:
         """Collect every ``every`` seconds, between two of the event loop's callbacks, the
         generation Python would collect next (the young one; after :data:`MIDDLE` of those
-        the middle one, and so on), until cancelled.
-
-        Python counts allocations *less deallocations*: in steady play a move frees about as
-        many objects as it makes (the states sent at the table's last move, long-lived by
-        now), so the count crosses :data:`YOUNG` only every few seconds, and by then the young
-        generation holds every object made since and still alive: 40,000-60,000 at 1,000
-        tables, pauses of up to 55-90 ms. On a clock it holds what a tenth of a second left
-        alive (docs/benchmarks.md)."""
+        the middle one, and so on), until cancelled: the young generation then holds what a
+        tenth of a second left alive, not what the seconds between two crossings of
+        :data:`YOUNG` did (the module's docstring)."""
         while True:
             await asyncio.sleep(every)
             self.collect()
