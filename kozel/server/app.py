@@ -11,19 +11,21 @@ is documented in docs/protocol.md.
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response as StarletteResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kozel.server.club import Club
 from kozel.server.collector import Collector
 from kozel.server.errors import ClubError
-from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress
+from kozel.server.limits import QuietSockets, SameOriginSockets, SocketsPerAddress, foreign_origin
 from kozel.server.routes import accounts, games, lobby, operations, sockets, tournaments
 from kozel.server.routes.common import ERRORS, UNAVAILABLE, refusal
 from kozel.server.routes.pages import mount_pages, page
@@ -67,7 +69,7 @@ def create_app(settings: Settings | None = None, collector: Collector | None = N
     app.add_middleware(SocketsPerAddress, limit=club.settings.sockets_per_address)
     app.add_middleware(SameOriginSockets)
     app.add_middleware(QuietSockets)
-    guard_requests(app, club)
+    app.add_middleware(Guard, max_body_bytes=club.settings.max_body_bytes)
     answer_failures(app)
     for area in (operations, accounts, lobby, tournaments, games, sockets):
         app.include_router(area.router)
@@ -75,33 +77,58 @@ def create_app(settings: Settings | None = None, collector: Collector | None = N
     return app
 
 
-def guard_requests(app: FastAPI, club: Club) -> None:
-    @app.middleware("http")
-    async def guard(
-        request: Request, call_next: Callable[[Request], Awaitable[StarletteResponse]]
-    ) -> StarletteResponse:
-        """Before anything is read: a state-changing request from a page of another site
-        (its Origin names another host) is refused, and so is a body over the limit."""
-        if request.method in CHANGING_METHODS:
-            origin = request.headers.get("origin")
-            if origin and origin.split("://", 1)[-1] != request.headers.get("host"):
-                return refusal(
-                    403, "foreign_origin", "a page of another site may not change anything here"
-                )
-            length = request.headers.get("content-length")
-            limit = club.settings.max_body_bytes
-            if length is None and "transfer-encoding" in request.headers:
-                return refusal(
-                    411, "length_required", "send the request body with a Content-Length"
-                )
-            if length is not None and (not length.isdigit() or int(length) > limit):
-                return refusal(413, "body_too_big", f"a request body is at most {limit} bytes")
+class Guard:
+    """ASGI middleware in front of every HTTP request, before anything is read: a
+    state-changing request from a page of another site (its Origin names another host) is
+    refused, and so is a body over the limit; a failure no handler answered becomes
+    :func:`unexpected`'s answer, not a traceback and a closed connection.
+
+    Plain ASGI, not Starlette's ``BaseHTTPMiddleware`` (``@app.middleware("http")``), which
+    runs each request's application in a task of its own with memory streams between the
+    two: a sixth of the server's CPU in opening a table (docs/benchmarks.md)."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refused = self.refused(scope)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
         try:
-            return await call_next(request)
+            await self.app(scope, receive, sending)
         except Exception as error:
-            # answered here, not by an exception handler: Starlette re-raises from those,
-            # and uvicorn then logs a traceback and closes the client's kept-alive connection
-            return unexpected(request, error)
+            if started:  # too late for an answer: uvicorn ends the response
+                raise
+            await unexpected(Request(scope), error)(scope, receive, send)
+
+    def refused(self, scope: Scope) -> StarletteResponse | None:
+        if scope["method"] not in CHANGING_METHODS:
+            return None
+        if foreign_origin(scope):
+            return refusal(
+                403, "foreign_origin", "a page of another site may not change anything here"
+            )
+        headers = Headers(scope=scope)
+        length = headers.get("content-length")
+        if length is None and "transfer-encoding" in headers:
+            return refusal(411, "length_required", "send the request body with a Content-Length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+            return refusal(
+                413, "body_too_big", f"a request body is at most {self.max_body_bytes} bytes"
+            )
+        return None
 
 
 def answer_failures(app: FastAPI) -> None:
