@@ -290,35 +290,56 @@ def make_engine(url: str, connections: int = 40) -> AsyncEngine:
     if url.startswith("sqlite"):
         # One connection: SQLite has one writer at a time anyway, and writers that queue in
         # the pool wait far less than writers that poll SQLite's lock.
-        engine = create_async_engine(
-            url,
-            connect_args={"timeout": 30},
-            pool_size=1,
-            max_overflow=0,
-            pool_timeout=60,
-            # every user of the connection ends its own transaction (a session rolls back
-            # what it leaves open, the writer commits or rolls back on the driver's thread),
-            # so the pool's own rollback on return is a trip to aiosqlite's thread for
-            # nothing, and every move's commit waited for it (docs/benchmarks.md)
-            pool_reset_on_return=None,
-            json_serializer=_json_text,
-        )
-        from sqlalchemy import event
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _connected(dbapi_connection: Any, _record: Any) -> None:
-            if type(dbapi_connection) is AsyncAdapt_aiosqlite_connection:
-                dbapi_connection.__class__ = OneTripConnection  # a statement, one trip
-            cursor = dbapi_connection.cursor()
-            for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL"):
-                cursor.execute(f"PRAGMA {pragma}")
-            cursor.close()
-
-        return engine
+        return _sqlite_engine(url, 1, ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL"))
     kept = max(1, connections // 2)
     return create_async_engine(
         url, pool_size=kept, max_overflow=connections - kept, json_serializer=_json_text
     )
+
+
+SQLITE_READERS = 3
+"""Connections of a SQLite club's reading engine (:func:`make_read_engine`)."""
+
+
+def make_read_engine(url: str, engine: AsyncEngine) -> AsyncEngine:
+    """The engine of reads that need no transaction of their own (who holds a session
+    cookie, a game's row, the lobby's and the games' lists): ``engine`` itself, except on
+    SQLite, where they get :data:`SQLITE_READERS` connections of their own that
+    may only read. The write-ahead log lets them read beside the one writing connection:
+    at 1,000 tables opening at once that connection was busy 97 % of the time, and half
+    of what held it was such reads (docs/benchmarks.md)."""
+    url = database_url(url)
+    if not url.startswith("sqlite"):
+        return engine
+    return _sqlite_engine(url, SQLITE_READERS, ("query_only=ON",))
+
+
+def _sqlite_engine(url: str, connections: int, pragmas: tuple[str, ...]) -> AsyncEngine:
+    engine = create_async_engine(
+        url,
+        connect_args={"timeout": 30},
+        pool_size=connections,
+        max_overflow=0,
+        pool_timeout=60,
+        # every user of a connection ends its own transaction (a session rolls back what it
+        # leaves open, the writer commits or rolls back on the driver's thread), so the
+        # pool's own rollback on return is a trip to aiosqlite's thread for nothing, and
+        # every move's commit waited for it (docs/benchmarks.md)
+        pool_reset_on_return=None,
+        json_serializer=_json_text,
+    )
+    from sqlalchemy import event
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connected(dbapi_connection: Any, _record: Any) -> None:
+        if type(dbapi_connection) is AsyncAdapt_aiosqlite_connection:
+            dbapi_connection.__class__ = OneTripConnection  # a statement, one trip
+        cursor = dbapi_connection.cursor()
+        for pragma in pragmas:
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    return engine
 
 
 def _json_text(value: Any) -> str:

@@ -12,7 +12,7 @@ import aiosqlite
 import pytest
 from sqlalchemy import exc, text
 
-from kozel.server.db import make_engine
+from kozel.server.db import make_engine, make_read_engine
 from kozel.server.one_trip import OneTripConnection
 
 
@@ -52,6 +52,38 @@ def test_a_statement_is_one_trip_and_reads_back_as_before(
                     await conn.execute(text("INSERT INTO t (id, v) VALUES (1, 'again')"))
                 await conn.rollback()
         finally:
+            await engine.dispose()
+
+    asyncio.run(main())
+
+
+def test_reads_of_sqlite_have_connections_of_their_own_that_only_read(
+    tmp_path: Path,
+) -> None:
+    """A SQLite club's reads go to connections beside the writing one (the write-ahead log
+    lets them): they see what the writer committed, refuse to write, and are busy while
+    the writer holds a transaction open."""
+
+    async def main() -> None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'reads.db'}"
+        engine = make_engine(url)
+        reads = make_read_engine(url, engine)
+        assert reads is not engine
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+                await conn.execute(text("INSERT INTO t (v) VALUES ('a')"))
+            async with engine.connect() as writing, reads.connect() as reading:
+                await writing.execute(text("INSERT INTO t (v) VALUES ('b')"))  # not committed
+                seen = (await reading.execute(text("SELECT v FROM t ORDER BY id"))).scalars()
+                assert list(seen) == ["a"]  # read while the writer holds its transaction
+                await writing.commit()
+                seen = (await reading.execute(text("SELECT v FROM t ORDER BY id"))).scalars()
+                assert list(seen) == ["a", "b"]
+                with pytest.raises(exc.OperationalError, match="readonly"):
+                    await reading.execute(text("INSERT INTO t (v) VALUES ('c')"))
+        finally:
+            await reads.dispose()
             await engine.dispose()
 
     asyncio.run(main())

@@ -147,6 +147,8 @@ class Club:
             log.warning("could not end this node's lease; other nodes wait for it to run out")
         await self.pubsub.close()
         await self.engine.dispose()
+        if self.services.read_engine is not self.engine:
+            await self.services.read_engine.dispose()
         self.hasher.close()
 
     async def missing(self) -> list[str]:

@@ -155,7 +155,7 @@ class Accounts:
         """The user and CSRF token of a live session, or ``None``."""
         if not token or len(token) > 200:
             return None
-        async with self.sessions() as session:  # one statement: every request asks
+        async with self.services.reads() as session:  # one statement: every request asks
             row = (
                 await session.execute(
                     select(Session, User)

@@ -143,7 +143,7 @@ class Claims:
                 log.info(
                     "took over game %s from %s (fence %s)", game_id, candidate.owner, row.fence
                 )
-            events = await load_events(self.services.sessions, game_id)
+            events = await load_events(self.services.reads, game_id)
             last_at = aware(events[-1].at).timestamp() if events else None
             table = self._table(row)
             table.replay(events)

@@ -27,7 +27,7 @@ class Queries:
     """Reads the club's games and players; changes nothing."""
 
     def __init__(self, services: Services) -> None:
-        self.sessions = services.sessions
+        self.sessions = services.reads
 
     async def game_row(self, game_id: int) -> Game:
         async with self.sessions() as session:

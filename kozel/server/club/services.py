@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from kozel.server.cluster import Ownership
-from kozel.server.db import make_engine, sessionmaker
+from kozel.server.db import make_engine, make_read_engine, sessionmaker
 from kozel.server.errors import ClubError
 from kozel.server.pubsub import PubSub, make_pubsub
 from kozel.server.settings import Settings
@@ -38,7 +38,11 @@ class Services:
 
     settings: Settings
     engine: AsyncEngine
+    read_engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
+    reads: async_sessionmaker[AsyncSession]
+    """Sessions for reads alone, beside the writing ones on SQLite (:func:`make_read_engine`):
+    a read there sees what was committed before it began, never a transaction's own writes."""
     pubsub: PubSub
     writer: Writer
     node: str
@@ -51,11 +55,14 @@ class Services:
     def of(cls, settings: Settings) -> Services:
         engine = make_engine(settings.db_url, settings.db_connections)
         sessions = sessionmaker(engine)
+        read_engine = make_read_engine(settings.db_url, engine)
         node = settings.node or socket.gethostname()
         return cls(
             settings=settings,
             engine=engine,
+            read_engine=read_engine,
             sessions=sessions,
+            reads=sessions if read_engine is engine else sessionmaker(read_engine),
             pubsub=make_pubsub(settings.pubsub_url),
             writer=Writer(engine),
             node=node,
