@@ -123,7 +123,7 @@ def test_a_socket_opened_while_its_table_is_being_claimed_waits_for_it(db_url: s
 
             async def claim_later() -> None:
                 await asyncio.sleep(0.3)
-                await a.claims.claim_new(row.id)
+                await a.claims.claim_new(row)
 
             claiming = asyncio.create_task(claim_later())
             state = await a.relay.table_state(row.id, 0)

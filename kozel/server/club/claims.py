@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from kozel.server.cluster import Claimable
-from kozel.server.db import Game
+from kozel.server.db import Game, GameEvent
 from kozel.server.errors import ClubError
 from kozel.server.tables import Table, load_events
 
@@ -143,17 +143,20 @@ class Claims:
                 log.info(
                     "took over game %s from %s (fence %s)", game_id, candidate.owner, row.fence
                 )
-            events = await load_events(self.services.reads, game_id)
-            last_at = aware(events[-1].at).timestamp() if events else None
-            table = self._table(row)
-            table.replay(events)
-            self.tables[game_id] = table
-            await table.start(last_at, self.services.settings.restart_grace_seconds)
-            if seats := self.sockets_here(game_id):  # this process's own sockets of it
-                table.link(self.node, seats)
-            return table
+            return await self._run(row, await load_events(self.services.reads, game_id))
         finally:
             self._claiming.discard(game_id)
+
+    async def _run(self, row: Game, events: list[GameEvent]) -> Table:
+        """Run a game this node holds, from its stored events."""
+        last_at = aware(events[-1].at).timestamp() if events else None
+        table = self._table(row)
+        table.replay(events)
+        self.tables[row.id] = table
+        await table.start(last_at, self.services.settings.restart_grace_seconds)
+        if seats := self.sockets_here(row.id):  # this process's own sockets of it
+            table.link(self.node, seats)
+        return table
 
     def _table(self, row: Game) -> Table:
         """A claimed game's table, set as the club's settings say and wired to its parts."""
@@ -178,9 +181,14 @@ class Claims:
             raise ClubError(409, "moved", f"game {row.id} is run by another node")
         return table
 
-    async def claim_new(self, game_id: int) -> None:
-        """Claim a game this node has just stored (fence 0)."""
-        await self.claim(Claimable(game_id, 0, self.node))
+    async def claim_new(self, row: Game) -> None:
+        """Run a game this node has just stored (:meth:`NewGames.new_game`): born this
+        node's under fence 1, with no events, it has nothing to claim or load (a claim was a
+        transaction on SQLite's one writing connection a table). Should another node have
+        claimed it in between (this node's lease lapsed), the table's first write is refused
+        under the old fence and the table stops, as any table that lost its claim does."""
+        if row.id not in self.tables and row.id not in self._claiming:
+            await self._run(row, [])
 
     def _lost(self, game_id: int) -> None:
         """Another node holds the table now (found when a write was refused)."""

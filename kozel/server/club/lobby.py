@@ -173,10 +173,9 @@ class Lobby:
             )
             session.add(request)
             await session.flush()
-            if seating.full(seats):
-                await self._start(session, request)
+            started = await self._start(session, request) if seating.full(seats) else None
             version = await self._count_change(session, request)
-        await self._lobby_changed(version, request)
+        await self._lobby_changed(version, request, started)
         return request_json(request, code=True)
 
     @staticmethod
@@ -246,10 +245,9 @@ class Lobby:
             chosen = seating.choose_seat(seats, user.name, seat, by_link=bool(code))
             seats[chosen] = {"user": user.id, "name": user.name}
             request.seats = seats
-            if seating.full(seats):
-                await self._start(session, request)
+            started = await self._start(session, request) if seating.full(seats) else None
             version = await self._count_change(session, request)
-        await self._lobby_changed(version, request)
+        await self._lobby_changed(version, request, started)
         return request_json(request, code=True)
 
     @staticmethod
@@ -375,9 +373,9 @@ class Lobby:
                 )
             was_rated = request.rated
             request.seats = [s if seating.taken(s) else {"bot": level} for s in request.seats]
-            await self._start(session, request)
+            started = await self._start(session, request)
             version = await self._count_change(session, request)
-        await self._lobby_changed(version, request)
+        await self._lobby_changed(version, request, started)
         if was_rated:
             notice = "computer players took the free seats, so the game is not rated"
             return {**request_json(request, code=True), "notice": notice}
@@ -459,12 +457,12 @@ class Lobby:
             )
         return request
 
-    async def _start(self, session: AsyncSession, request: GameRequest) -> None:
+    async def _start(self, session: AsyncSession, request: GameRequest) -> Game:
         """Every seat is taken: the request becomes a live table, rated only when the request
-        is and every seat is a person's and the options are within their rated bounds."""
+        is and every seat is a person's and the options are within their rated bounds. Its
+        game's row (a tournament's first game), to run once committed."""
         if request.tournament:
-            await self.tournaments.start(session, request)
-            return
+            return await self.tournaments.start(session, request)
         if request.rated and rated_problem(request.game, request.options, request.seats):
             request.rated = False
         row = await self.new_games.new_game(
@@ -477,6 +475,7 @@ class Lobby:
         )
         request.status = "started"
         request.game_id = row.id
+        return row
 
     @staticmethod
     async def _next_lobby_version(session: AsyncSession) -> int:
@@ -501,13 +500,14 @@ class Lobby:
             return None
         return await self._next_lobby_version(session)
 
-    async def _lobby_changed(self, version: int | None, request: GameRequest) -> None:
+    async def _lobby_changed(
+        self, version: int | None, request: GameRequest, started: Game | None = None
+    ) -> None:
         """After the commit: the one changed request goes out, not the whole list, to the
         lobby (a listed request: ``version``) and to the page of its link. A request that has
-        just started (every change needs it open) has its game claimed here, now that the game
-        is committed: by this call only, never by another request's."""
-        if request.status == "started" and request.game_id is not None:
-            await self.claims.claim_new(request.game_id)
+        just started runs its game (``started``) here, now that the game is committed."""
+        if started is not None:
+            await self.claims.claim_new(started)
         messages = []
         if version is not None:
             change = {"type": "lobby", "version": version, "request": request_json(request)}

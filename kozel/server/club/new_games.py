@@ -32,11 +32,12 @@ class NewGames:
         self.claims = claims
 
     async def new_game(self, session: AsyncSession, **values: Any) -> Game:
-        """A new live game's row, owned by this node: stored (so its id is known), given its
-        server seed in a seeded club (``Settings.seed``, tests: derived from the club's seed
-        and the game's id), and each person at it listed in ``game_players``."""
+        """A new live game's row, owned by this node and born claimed (fence 1, as a claim
+        would leave it: :meth:`Claims.claim_new` runs it), stored (so its id is known), given
+        its server seed in a seeded club (``Settings.seed``, tests: derived from the club's
+        seed and the game's id), and each person at it listed in ``game_players``."""
         row = Game(
-            **{"status": "playing", "version": 0, "owner": self.services.node, "fence": 0, **values}
+            **{"status": "playing", "version": 0, "owner": self.services.node, "fence": 1, **values}
         )
         session.add(row)
         await session.flush()
@@ -62,7 +63,7 @@ class NewGames:
                 seconds_per_move=table.seconds_per_move,
                 rated=rated,
             )
-        await self.claims.claim_new(row.id)
+        await self.claims.claim_new(row)
         return row.id
 
     async def bot_game(

@@ -36,9 +36,10 @@ class Tournaments:
         self.claims = claims
         self.new_games = new_games
 
-    async def start(self, session: AsyncSession, request: GameRequest) -> None:
+    async def start(self, session: AsyncSession, request: GameRequest) -> Game:
         """A full tournament request becomes a tournament and its first game (rated only
-        between people: computer players make it unrated, as they do a game)."""
+        between people: computer players make it unrated, as they do a game): that game's
+        row, to run once committed."""
         rated = request.rated and all("user" in seat for seat in request.seats)
         entrants = series.entrants_of(request.seats)
         people = [e["user"] for e in entrants if "user" in e]
@@ -67,6 +68,7 @@ class Tournaments:
         request.status = "started"
         request.game_id = game.id
         request.tournament_id = row.id
+        return game
 
     async def bot_tournament(self, levels: list[str], seconds: int) -> int:
         """A micro-tournament of computer players only (for watching, testing and load),
@@ -84,9 +86,9 @@ class Tournaments:
             tournament=True,
         )
         async with self.sessions() as session, session.begin():
-            await self.start(session, request)
-        assert request.game_id is not None and request.tournament_id is not None
-        await self.claims.claim_new(request.game_id)
+            game = await self.start(session, request)
+        assert request.tournament_id is not None
+        await self.claims.claim_new(game)
         return request.tournament_id
 
     async def game_over(self, connection: AsyncConnection, tournament_id: int) -> int | None:
