@@ -335,13 +335,10 @@ class Lobby:
         after the other and the second sees the first (a count in a transaction of its own
         let 27 concurrent requests through a limit of 10). PostgreSQL holds the row's lock
         until the commit, and a later statement of a read-committed transaction sees what the
-        holder committed; SQLite has one writer at a time from that first write on."""
-        await session.execute(
-            update(User)
-            .where(User.id == user.id)
-            .values(rating=User.rating)
-            .execution_options(synchronize_session=False)
-        )
+        holder committed; SQLite has one writer at a time from that first write on, so there
+        the counts come back with that write (``RETURNING``): a trip less while the
+        transaction holds SQLite's one writing connection (PostgreSQL would count them as
+        they were when the statement began, before it waited for the lock)."""
         waiting = (
             select(func.count(GameRequest.id))
             .where(GameRequest.status == "open", GameRequest.created_by == user.id)
@@ -353,7 +350,17 @@ class Lobby:
             .where(GamePlayer.user_id == user.id, Game.status == "playing")
             .scalar_subquery()
         )
-        taken = await session.scalar(select(waiting + playing))  # both counts, one statement
+        lock = (
+            update(User)
+            .where(User.id == user.id)
+            .values(rating=User.rating)
+            .execution_options(synchronize_session=False)
+        )
+        if session.bind is not None and session.bind.dialect.name == "sqlite":
+            taken = await session.scalar(lock.returning(waiting + playing))
+        else:
+            await session.execute(lock)
+            taken = await session.scalar(select(waiting + playing))  # both counts at once
         if (taken or 0) >= self.services.settings.tables_per_player:
             limit = self.services.settings.tables_per_player
             raise ClubError(
