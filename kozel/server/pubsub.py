@@ -32,6 +32,11 @@ class PubSub(Protocol):
         """Publish ``(channel, message)`` pairs together, in order."""
         ...
 
+    def deliver_here(self, messages: list[tuple[str, str]]) -> None:
+        """Hand ``(channel, message)`` pairs to this process's own subscribers only, now
+        and in order: what a table says to seats no other process listens to."""
+        ...
+
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
 
     async def ping(self) -> bool: ...
@@ -80,12 +85,15 @@ class MemoryPubSub:
         self.channels: dict[str, set[Inbox]] = {}
 
     async def publish(self, channel: str, message: str) -> None:
-        for sub in list(self.channels.get(channel, ())):
-            sub.put(message)
+        self.deliver_here([(channel, message)])
 
     async def publish_many(self, messages: list[tuple[str, str]]) -> None:
+        self.deliver_here(messages)
+
+    def deliver_here(self, messages: list[tuple[str, str]]) -> None:
         for channel, message in messages:
-            await self.publish(channel, message)
+            for sub in list(self.channels.get(channel, ())):
+                sub.put(message)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
@@ -230,6 +238,14 @@ class RedisPubSub:
                 if not done.done():
                     done.set_result(None)
 
+    def deliver_here(self, messages: list[tuple[str, str]]) -> None:
+        listener = self.listener
+        if listener is None or not listener.alive:
+            return  # no subscriber here, or each has heard that the connection failed
+        for channel, message in messages:
+            for feed in list(listener.feeds.get(channel, ())):
+                feed.put(message)
+
     async def _listening(self) -> _Listener:
         """The live listener, connected now if there is none; raises when Redis is away."""
         async with self.connecting:
@@ -288,6 +304,9 @@ class Namespaced:
 
     async def publish_many(self, messages: list[tuple[str, str]]) -> None:
         await self.inner.publish_many([(self.prefix + c, m) for c, m in messages])
+
+    def deliver_here(self, messages: list[tuple[str, str]]) -> None:
+        self.inner.deliver_here([(self.prefix + c, m) for c, m in messages])
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]:
         return self.inner.subscribe(self.prefix + channel)

@@ -146,6 +146,11 @@ class Table:
         the next event's patches); ``None`` until the table has built them."""
         self._owned: tuple[list[dict[str, Any]], list[dict[str, None]]] | None = None
         """The states last sent, with the members each one's view does not share."""
+        self.far: set[int | None] | None = None
+        """The seats (``None``: the spectators) that another process may have sockets of:
+        their messages go through the pub/sub, the others' only to this process's own
+        sockets (:meth:`heard_from_afar`). ``None``: every seat's (a table claimed from
+        storage: sockets elsewhere may have followed it under its former owner)."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -310,7 +315,33 @@ class Table:
 
     async def publish(self, kind: str) -> None:
         """Tell every seat and the spectators of the event of ``kind`` (:meth:`_messages`)."""
-        await self.pubsub.publish_many(self._messages(kind))
+        await self._send(self._messages(kind))
+
+    async def _send(self, messages: list[tuple[str, str]]) -> None:
+        """Send every seat's message and then the spectators': through the pub/sub to the
+        seats that another process may listen to (:attr:`far`), straight to this process's
+        own sockets for the others (Redis carried every message of a table, also to the
+        sockets of its own process: a fifth of a server's CPU, docs/benchmarks.md)."""
+        far = self.far
+        if far is None:
+            await self.pubsub.publish_many(messages)
+            return
+        seats: list[int | None] = [*range(self.opts.players), None]
+        here = [m for seat, m in zip(seats, messages, strict=True) if seat not in far]
+        if here:
+            self.pubsub.deliver_here(here)
+        if len(here) < len(messages):
+            await self.pubsub.publish_many(
+                [m for seat, m in zip(seats, messages, strict=True) if seat in far]
+            )
+
+    def heard_from_afar(self, seats: list[Any]) -> None:
+        """Another process has (or is opening) sockets of these seats (``None``: the
+        spectators'): from now on their messages go through the pub/sub. Such a socket
+        subscribes first and then asks this table for its state, so it misses nothing."""
+        if self.far is not None:
+            players = self.opts.players
+            self.far.update(s for s in seats if s is None or (type(s) is int and 0 <= s < players))
 
     async def announce(
         self, kind: str, held: dict[str, Any], members: dict[str, Any] | None = None
@@ -329,7 +360,7 @@ class Table:
             }
         )
         seats: list[int | None] = [*range(self.opts.players), None]
-        await self.pubsub.publish_many([(seat_channel(self.id, s), message) for s in seats])
+        await self._send([(seat_channel(self.id, s), message) for s in seats])
 
     def _hold(self, fields: dict[str, Any]) -> None:
         """A message without a new version changed these members of the state the clients

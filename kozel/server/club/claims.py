@@ -147,10 +147,13 @@ class Claims:
         finally:
             self._claiming.discard(game_id)
 
-    async def _run(self, row: Game, events: list[GameEvent]) -> Table:
-        """Run a game this node holds, from its stored events."""
+    async def _run(self, row: Game, events: list[GameEvent], born_here: bool = False) -> Table:
+        """Run a game this node holds, from its stored events. A game ``born_here`` has no
+        socket in another process yet: each will say so (:meth:`Table.heard_from_afar`)."""
         last_at = aware(events[-1].at).timestamp() if events else None
         table = self._table(row)
+        if born_here:
+            table.far = set()
         table.replay(events)
         self.tables[row.id] = table
         await table.start(last_at, self.services.settings.restart_grace_seconds)
@@ -188,7 +191,7 @@ class Claims:
         claimed it in between (this node's lease lapsed), the table's first write is refused
         under the old fence and the table stops, as any table that lost its claim does."""
         if row.id not in self.tables and row.id not in self._claiming:
-            await self._run(row, [])
+            await self._run(row, [], born_here=True)
 
     def _lost(self, game_id: int) -> None:
         """Another node holds the table now (found when a write was refused)."""

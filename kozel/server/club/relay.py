@@ -241,13 +241,15 @@ class Relay:
                 if running is None or not isinstance(seats, list):
                     missing.append(game_id)
                 else:
+                    running.heard_from_afar(seats)
                     running.link(str(request.get("node")), seats)
             return {"ok": True, "missing": missing}
         table = self.tables.get(request.get("game", 0))
         if table is None:
             return {"error": "no_table"}
         seat = request.get("seat")
-        if request.get("op") == "state":
+        if request.get("op") == "state":  # a socket elsewhere, subscribed, wants its state
+            table.heard_from_afar([seat if isinstance(seat, int) else None])
             return {"state": table.state(seat if isinstance(seat, int) else None)}
         if request.get("op") == "next" and isinstance(seat, int):
             table.ready(seat)
@@ -262,6 +264,7 @@ class Relay:
             reply = await table.answer_rematch(seat, request.get("accept") is True)
             return _reply_json(reply)
         if request.get("op") == "presence" and isinstance(request.get("seats"), list):
+            table.heard_from_afar(request["seats"])
             table.link(str(request.get("node")), request["seats"])
             return {"ok": True}
         if request.get("op") == "replace" and isinstance(seat, int):
