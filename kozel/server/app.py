@@ -85,7 +85,7 @@ class Guard:
 
     Plain ASGI, not Starlette's ``BaseHTTPMiddleware`` (``@app.middleware("http")``), which
     runs each request's application in a task of its own with memory streams between the
-    two: a sixth of the server's CPU in opening a table (docs/benchmarks.md)."""
+    two (docs/benchmarks.md)."""
 
     def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
         self.app = app
@@ -109,6 +109,8 @@ class Guard:
         try:
             await self.app(scope, receive, sending)
         except Exception as error:
+            # answered here, not by an exception handler: Starlette re-raises from those,
+            # and uvicorn then logs a traceback and closes the client's kept-alive connection
             if started:  # too late for an answer: uvicorn ends the response
                 raise
             await unexpected(Request(scope), error)(scope, receive, send)

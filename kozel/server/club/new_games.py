@@ -37,7 +37,7 @@ class NewGames:
         its server seed in a seeded club (``Settings.seed``, tests: derived from the club's
         seed and the game's id), and each person at it listed in ``game_players``."""
         row = Game(
-            **{"status": "playing", "version": 0, "owner": self.services.node, "fence": 1, **values}
+            **{"status": "playing", "version": 0, **values, "owner": self.services.node, "fence": 1}
         )
         session.add(row)
         await session.flush()
