@@ -327,13 +327,14 @@ class Table:
             await self.pubsub.publish_many(messages)
             return
         seats: list[int | None] = [*range(self.opts.players), None]
-        here = [m for seat, m in zip(seats, messages, strict=True) if seat not in far]
+        here: list[tuple[str, str]] = []
+        there: list[tuple[str, str]] = []
+        for seat, message in zip(seats, messages, strict=True):
+            (there if seat in far else here).append(message)
         if here:
             self.pubsub.deliver_here(here)
-        if len(here) < len(messages):
-            await self.pubsub.publish_many(
-                [m for seat, m in zip(seats, messages, strict=True) if seat in far]
-            )
+        if there:
+            await self.pubsub.publish_many(there)
 
     def heard_from_afar(self, seats: list[Any]) -> None:
         """Another process has (or is opening) sockets of these seats (``None``: the

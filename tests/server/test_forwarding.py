@@ -17,15 +17,30 @@ from tests.server.conftest import seeded
 
 
 @asynccontextmanager
-async def two_nodes(db_url: str) -> AsyncIterator[tuple[Club, Club]]:
-    """Nodes ``a`` and ``b`` of one club that reach each other."""
-    a = Club(
-        seeded(Settings(db_url=db_url, node="a", lease_seconds=60, bot_delay_ms=0, seed_seconds=0))
-    )
-    b = Club(
-        seeded(Settings(db_url=db_url, node="b", lease_seconds=60, bot_delay_ms=0, seed_seconds=0))
-    )
-    b.pubsub = a.pubsub
+async def two_nodes(
+    db_url: str, pubsub_url: str | None = None, **more: Any
+) -> AsyncIterator[tuple[Club, Club]]:
+    """Nodes ``a`` and ``b`` of one club that reach each other: through one in-memory
+    pub/sub, or each over its own connection to ``pubsub_url`` (as two processes do);
+    ``more``: other settings of both."""
+
+    def settings(node: str) -> Settings:
+        fields = {"pubsub_url": pubsub_url} if pubsub_url else {}
+        return seeded(
+            Settings(
+                db_url=db_url,
+                node=node,
+                lease_seconds=60,
+                bot_delay_ms=0,
+                seed_seconds=0,
+                **fields,
+                **more,
+            )
+        )
+
+    a, b = Club(settings("a")), Club(settings("b"))
+    if pubsub_url is None:
+        b.pubsub = a.pubsub
     await a.start()
     await b.start()
     try:

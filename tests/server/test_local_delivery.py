@@ -9,46 +9,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
-from kozel.server.club import Club
 from kozel.server.pubsub import Namespaced, Subscription
-from kozel.server.settings import Settings
 from kozel.server.tables import seat_channel
-from tests.server.conftest import seeded
-from tests.server.test_forwarding import stored_game
+from tests.server.test_forwarding import stored_game, two_nodes
 
 REDIS = os.environ.get("KOZEL_TEST_REDIS", "")
 needs_redis = pytest.mark.skipif(not REDIS, reason="KOZEL_TEST_REDIS is not set")
-
-
-@asynccontextmanager
-async def two_processes(db_url: str) -> AsyncIterator[tuple[Club, Club]]:
-    def settings(node: str) -> Settings:
-        return seeded(
-            Settings(
-                db_url=db_url,
-                pubsub_url=REDIS,
-                node=node,
-                lease_seconds=60,
-                bot_delay_ms=0,
-                seed_seconds=0,
-                round_pause_seconds=0,
-            )
-        )
-
-    a, b = Club(settings("a")), Club(settings("b"))
-    await a.start()
-    await b.start()
-    try:
-        yield a, b
-    finally:
-        await b.stop()
-        await a.stop()
 
 
 async def versions(sub: Subscription, until: int) -> list[int]:
@@ -73,7 +43,7 @@ async def alices_turn(table: Any) -> None:
 @needs_redis
 def test_only_the_seats_heard_of_elsewhere_go_through_redis(db_url: str) -> None:
     async def scenario() -> None:
-        async with two_processes(db_url) as (a, b):
+        async with two_nodes(db_url, REDIS, round_pause_seconds=0) as (a, b):
             assert isinstance(a.pubsub, Namespaced)
             redis, prefix = a.pubsub.inner, a.pubsub.prefix
             through_redis: list[str] = []
@@ -122,7 +92,7 @@ def test_a_table_claimed_from_storage_sends_everything_through_redis(db_url: str
     (not born here) sends every seat's messages through Redis."""
 
     async def scenario() -> None:
-        async with two_processes(db_url) as (a, b):
+        async with two_nodes(db_url, REDIS, round_pause_seconds=0) as (a, b):
             row = await stored_game(a)
             async with b.pubsub.subscribe(seat_channel(row.id, None)) as there:
                 await asyncio.sleep(0.05)

@@ -249,8 +249,9 @@ class Relay:
             return {"error": "no_table"}
         seat = request.get("seat")
         if request.get("op") == "state":  # a socket elsewhere, subscribed, wants its state
-            table.heard_from_afar([seat if isinstance(seat, int) else None])
-            return {"state": table.state(seat if isinstance(seat, int) else None)}
+            listener = seat if isinstance(seat, int) else None
+            table.heard_from_afar([listener])
+            return {"state": table.state(listener)}
         if request.get("op") == "next" and isinstance(seat, int):
             table.ready(seat)
             return {"ok": True}
