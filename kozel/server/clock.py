@@ -12,7 +12,7 @@ A move moves the deadline on, and the state that asks for the next move moves it
 has while that wakes no later than the deadline, and when it wakes early it sleeps again
 until the deadline. A table sets a timer once a move's time (or a round) has passed, not two
 a move (each a timer handle, the loop's own timer and a copy of the context, alive until the
-next move: work for the collector's young collections, docs/benchmarks.md).
+next move).
 """
 
 from __future__ import annotations

@@ -413,7 +413,7 @@ class Table:
         while (command := await self.queue.get()) is not None:
             await self._carry_out(command)
             # not held while the table waits for the next one (nor its reply, its move …):
-            # the collector would look at them again (docs/benchmarks.md)
+            # a finished command's objects are freed at once, not a move later
             del command
 
     async def _carry_out(self, command: Command) -> None:

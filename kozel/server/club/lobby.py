@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from kozel.server import auth, seating, series
@@ -31,6 +31,29 @@ LOBBY = "lobby"
 LOBBY_VERSION = "lobby_version"
 """The ``club_state`` row that counts lobby changes, shared by every process of the club."""
 log = logging.getLogger("kozel.club")
+
+
+# The room check's statements (:meth:`Lobby._check_room`), built once: building them cost
+# 0.4 ms of CPU a request and join, and left 44 objects in cycles for the garbage collector
+_WAITING = (
+    select(func.count(GameRequest.id))
+    .where(GameRequest.status == "open", GameRequest.created_by == bindparam("user"))
+    .scalar_subquery()
+)
+_PLAYING = (
+    select(func.count(GamePlayer.game_id))
+    .join(Game, Game.id == GamePlayer.game_id)
+    .where(GamePlayer.user_id == bindparam("user"), Game.status == "playing")
+    .scalar_subquery()
+)
+_LOCK = (
+    update(User)
+    .where(User.id == bindparam("user"))
+    .values(rating=User.rating)
+    .execution_options(synchronize_session=False)
+)
+_LOCK_COUNTING = _LOCK.returning(_WAITING + _PLAYING)
+_COUNT = select(_WAITING + _PLAYING)
 
 
 class Lobby:
@@ -339,28 +362,12 @@ class Lobby:
         the counts come back with that write (``RETURNING``): a trip less while the
         transaction holds SQLite's one writing connection (PostgreSQL would count them as
         they were when the statement began, before it waited for the lock)."""
-        waiting = (
-            select(func.count(GameRequest.id))
-            .where(GameRequest.status == "open", GameRequest.created_by == user.id)
-            .scalar_subquery()
-        )
-        playing = (
-            select(func.count(GamePlayer.game_id))
-            .join(Game, Game.id == GamePlayer.game_id)
-            .where(GamePlayer.user_id == user.id, Game.status == "playing")
-            .scalar_subquery()
-        )
-        lock = (
-            update(User)
-            .where(User.id == user.id)
-            .values(rating=User.rating)
-            .execution_options(synchronize_session=False)
-        )
+        user_id = {"user": user.id}
         if session.bind is not None and session.bind.dialect.name == "sqlite":
-            taken = await session.scalar(lock.returning(waiting + playing))
+            taken = await session.scalar(_LOCK_COUNTING, user_id)
         else:
-            await session.execute(lock)
-            taken = await session.scalar(select(waiting + playing))  # both counts at once
+            await session.execute(_LOCK, user_id)
+            taken = await session.scalar(_COUNT, user_id)  # both counts at once
         if (taken or 0) >= self.services.settings.tables_per_player:
             limit = self.services.settings.tables_per_player
             raise ClubError(
