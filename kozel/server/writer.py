@@ -9,8 +9,8 @@ retried alone, so one bad write fails only its own table's move.
 **Fencing.** Every event carries its table's fencing token. In the transaction that stores
 it, the writer moves the table's ``games`` row one version on only where the token is still
 the table's and the version the one before: one ``UPDATE games SET version = version + 1
-WHERE (id, fence, version) IN (...) RETURNING id`` for the whole batch, which locks the rows
-it changes (and is the same statement whatever the batch's size, for SQLAlchemy's cache). A
+… RETURNING id`` for the whole batch that finds each game by its primary key (:func:`fencing`,
+:func:`sqlite_fencing`) and locks the rows it changes. A
 process that lost the table to another (its lease ran out, another took it over) can no
 longer store anything, even if it does not know yet; its write fails with :class:`Fenced`.
 The row lock orders a takeover and a write: either the write commits first and the new
@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, tuple_, update
+from sqlalchemy import Update, insert, tuple_, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -147,12 +147,7 @@ class Writer:
             (write.event["game_id"], write.event["fence"], write.event["version"] - 1)
             for write, _ in batch
         ]
-        stored = await connection.execute(
-            update(Game)
-            .where(tuple_(Game.id, Game.fence, Game.version).in_(expected))
-            .values(version=Game.version + 1)
-            .returning(Game.id)
-        )
+        stored = await connection.execute(fencing(expected))
         accepted = set(stored.scalars())
         return [item for item in batch if item[0].event["game_id"] not in accepted]
 
@@ -167,6 +162,35 @@ class Writer:
                 )
             if write.finish is not None:
                 await write.finish(connection)
+
+
+def fencing(keys: list[tuple[int, int, int]]) -> Update:
+    """SQLAlchemy's fencing UPDATE of a batch, ``(id, fence, version)`` a game: it moves
+    each game whose row still holds those one version on. The games are found by their
+    primary key (``id IN``): the row values' ``IN`` alone, SQLite answers by reading every
+    game ever played."""
+    return (
+        update(Game)
+        .where(
+            Game.id.in_([key[0] for key in keys]),
+            tuple_(Game.id, Game.fence, Game.version).in_(keys),
+        )
+        .values(version=Game.version + 1)
+        .returning(Game.id)
+    )
+
+
+def sqlite_fencing(count: int) -> str:
+    """The driver's fencing UPDATE on SQLite for a batch of ``count`` games (their ``id,
+    fence, version`` as its parameters, in turn): a join with the batch, each game found by
+    its primary key, where ``(id, fence, version) IN (VALUES …)`` read every game ever
+    played (12 ms a batch of 100 among 30,000 games, against 0.3)."""
+    marks = ", ".join(["(?, ?, ?)"] * count)
+    return (
+        "UPDATE games SET version = games.version + 1 "
+        f"FROM (VALUES {marks}) AS k WHERE games.id = k.column1 "
+        "AND games.fence = k.column2 AND games.version = k.column3 RETURNING games.id"
+    )
 
 
 _COLUMNS = ("game_id", "version", "kind", "data", "at", "fence")
@@ -243,12 +267,9 @@ class _Direct:
     ) -> set[int]:
         """:meth:`store` on SQLite, run on the driver's thread: one transaction, rolled back
         if any statement fails."""
-        marks = ", ".join(["(?, ?, ?)"] * len(keys))
         try:
             rows = connection.execute(
-                "UPDATE games SET version = version + 1 WHERE (id, fence, version) IN "
-                f"(VALUES {marks}) RETURNING id",
-                [value for key in keys for value in key],
+                sqlite_fencing(len(keys)), [value for key in keys for value in key]
             ).fetchall()
             accepted = {row[0] for row in rows}
             written = [self._row(w.event) for w in writes if w.event["game_id"] in accepted]

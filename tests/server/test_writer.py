@@ -5,16 +5,20 @@ token or version is not its table's any more."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kozel.server.db import Game, make_engine, migrate, sessionmaker
-from kozel.server.writer import Fenced, Write, Writer
+from kozel.server.writer import Fenced, Write, Writer, fencing, sqlite_fencing
 
 
 def event(game: int, version: int, fence: int = 1) -> dict[str, Any]:
@@ -150,3 +154,25 @@ def test_a_failed_batch_is_rolled_back_and_its_writes_retried_alone(db_url: str)
     assert results[0] is None and isinstance(results[1], Exception)
     assert games == [(1, 1), (2, 0)]
     assert events == [(1, 1)]
+
+
+def test_the_fencing_updates_find_the_games_by_their_primary_key_on_sqlite(
+    tmp_path: Path,
+) -> None:
+    """SQLite answered ``(id, fence, version) IN (VALUES …)`` by reading every game ever
+    played, at every commit; both ways must look each game up instead (the query plan)."""
+    path = tmp_path / "club.db"
+    asyncio.run(database(f"sqlite+aiosqlite:///{path}", games=3))
+    keys = [(1, 1, 0), (3, 1, 0)]
+    statement = fencing(keys).compile(
+        dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}
+    )
+    plans = {
+        "the driver's": ("EXPLAIN QUERY PLAN " + sqlite_fencing(2), [v for k in keys for v in k]),
+        "SQLAlchemy's": (f"EXPLAIN QUERY PLAN {statement}", []),
+    }
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        for way, (query, parameters) in plans.items():
+            plan = [row[3] for row in connection.execute(query, parameters)]
+            assert "SCAN games" not in plan, (way, plan)
+            assert any(step.startswith("SEARCH games USING INTEGER PRIMARY KEY") for step in plan)
