@@ -394,10 +394,12 @@ def test_presence_across_two_processes_and_the_seats_of_a_dead_one(
             wait_for(sock_b, presence([False, True]))
             with alice.socket(game) as sock_a:
                 wait_for(sock_b, presence([True, True]))
-                a.kill()  # her socket dies with its process, without a word to b
-                killed = time.monotonic()
+                # her socket dies with its process, without a word to b: what b shows
+                # from now on can only come from a's silence. (How soon after the kill is
+                # not asserted: the lease runs from a's last renewal, and on a loaded
+                # machine a renewal is late, so the seat once went 0.47 s after the kill.)
+                a.kill()
                 wait_for(sock_b, presence([False, True]))
-                assert time.monotonic() - killed >= 0.5
     finally:
         a.kill()
         b.kill()
