@@ -9,10 +9,10 @@ retried alone, so one bad write fails only its own table's move.
 **Fencing.** Every event carries its table's fencing token. In the transaction that stores
 it, the writer moves the table's ``games`` row one version on only where the token is still
 the table's and the version the one before: one ``UPDATE games SET version = version + 1
-… RETURNING id`` for the whole batch that finds each game by its primary key (:func:`fencing`,
-:func:`sqlite_fencing`) and locks the rows it changes. A
-process that lost the table to another (its lease ran out, another took it over) can no
-longer store anything, even if it does not know yet; its write fails with :class:`Fenced`.
+… RETURNING id`` for the whole batch that finds each game by its primary key
+(:func:`fencing`, :func:`sqlite_fencing`) and locks the rows it changes. A process that lost
+the table to another (its lease ran out, another took it over) can no longer store anything,
+even if it does not know yet; its write fails with :class:`Fenced`.
 The row lock orders a takeover and a write: either the write commits first and the new
 owner replays it, or the takeover commits first and the write is refused.
 
