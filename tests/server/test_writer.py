@@ -162,7 +162,11 @@ def test_the_fencing_updates_find_the_games_by_their_primary_key_on_sqlite(
     """SQLite answered ``(id, fence, version) IN (VALUES …)`` by reading every game ever
     played, at every commit; both ways must look each game up instead (the query plan)."""
     path = tmp_path / "club.db"
-    asyncio.run(database(f"sqlite+aiosqlite:///{path}", games=3))
+
+    async def made() -> None:
+        await (await database(f"sqlite+aiosqlite:///{path}", games=3)).dispose()
+
+    asyncio.run(made())
     keys = [(1, 1, 0), (3, 1, 0)]
     statement = fencing(keys).compile(
         dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}
