@@ -20,9 +20,11 @@ the reclaiming of *cycles*, so now and then the collector **looks at everything*
 again): when Python's allocator holds :data:`GROWTH` times the memory blocks it held after the
 last look — Go's collector paces itself the same way (``GOGC=100``), so the cycles left for
 later never hold more than the live objects do — and at least every ``whole_every`` seconds.
-A look at a process of 1,000 tables stops it for 1.3-1.5 s on this machine, an hour apart in
-steady play; while 500 tables opened in each of two processes, each looked once more (at about
-350,000 objects, 0.35-0.5 s, finding 20,000 unreachable: the cycles of their HTTP requests).
+A look at a process of 1,000 tables stops it for 1.3-2.5 s on this machine: an hour apart in
+steady play, and once each time the heap doubles while it grows (while 500 tables opened in
+each of two processes, each looked once more: at about 350,000 objects, 0.35-0.5 s, finding
+20,000 unreachable, the cycles of their HTTP requests; a process of 1,000 tables whose long
+games still grew looked once in five minutes of play).
 
 Between two ticks of the clock Python still collects the young generation when allocations
 outrun deallocations by :data:`YOUNG` objects (Python's default is 700: a move makes thousands
