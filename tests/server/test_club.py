@@ -49,7 +49,8 @@ def test_accounts(server: RunningServer) -> None:
 def test_a_session_past_its_time_signs_nobody_in(server: RunningServer, db_url: str) -> None:
     guest = player(server)
     assert guest.guest().status_code == 200
-    assert guest.http.get("/api/me").json()["name"] == guest.name
+    me = guest.http.get("/api/me").json()
+    assert (me["name"], me["guest"], me["rating"], me["admin"]) == (guest.name, True, 0, False)
 
     async def expire() -> None:
         engine = make_engine(db_url)

@@ -5,9 +5,12 @@ never on the event loop that runs the tables."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
 
 from kozel.server import auth, names
 from kozel.server.db import NameKey, Session, User, now
@@ -15,6 +18,24 @@ from kozel.server.errors import ClubError
 from kozel.server.hashing import Busy, Hasher
 
 from .services import Services, aware
+
+_USER_COLUMNS = tuple(User.__table__.columns.keys())
+_SESSION_USER = (
+    select(
+        Session.csrf.label("session_csrf"),
+        Session.expires_at.label("session_expires_at"),
+        *User.__table__.columns,
+    )
+    .join(User, User.id == Session.user_id)
+    .where(Session.token_hash == bindparam("token_hash"))
+)
+"""A session's CSRF token, its expiry and its user's columns, by the token's hash: built once
+(every request and socket asks it; docs/benchmarks.md)."""
+_NAMED = select(User.id).where(User.name == bindparam("name"))
+"""Who has a name (a new guest's is looked for in it)."""
+_NEW_USER = insert(User).returning(User.id)
+_NEW_SESSION = insert(Session)
+"""A new guest and his session, in statements built once."""
 
 
 class Accounts:
@@ -121,19 +142,30 @@ class Accounts:
         tries = 3
         while True:
             name = await self._free_guest_name()
+            fields = {
+                "name": name,
+                "name_key": auth.name_key(name),
+                "password_hash": None,
+                "guest": True,
+                "rating": 0,
+                "admin": False,
+                "created_at": now(),
+            }
+            token, csrf = auth.new_token(), auth.new_token()
             try:
-                async with self.sessions() as session, session.begin():
-                    user = User(
-                        name=name, name_key=auth.name_key(name), password_hash=None, guest=True
-                    )
-                    session.add(user)
-                    await session.flush()  # the guest and his session in one transaction
-                    token, csrf = self._add_session(session, user)
+                # the guest and his session in one transaction, through the engine: a
+                # third of the CPU of the ORM's unit of work (docs/benchmarks.md)
+                async with self.services.engine.begin() as connection:
+                    made = await connection.execute(_NEW_USER, fields)
+                    user_id = made.scalar_one()
+                    await connection.execute(_NEW_SESSION, self._session_row(user_id, token, csrf))
             except IntegrityError:  # the name was taken in between: a chance in millions
                 tries -= 1
                 if not tries:
                     raise
                 continue
+            user = User(id=user_id, **fields)
+            make_transient_to_detached(user)
             return user, token, csrf
 
     async def _free_guest_name(self) -> str:
@@ -142,7 +174,7 @@ class Accounts:
         async with self.services.reads() as session:
             for _ in range(20):
                 name = auth.guest_name()
-                if await session.scalar(select(User.id).where(User.name == name)) is None:
+                if await session.scalar(_NAMED, {"name": name}) is None:
                     break
         return name
 
@@ -155,13 +187,18 @@ class Accounts:
         """Add a new session of ``user`` (flushed: it has its id) to ``session``'s
         transaction; its token and CSRF token."""
         token, csrf = auth.new_token(), auth.new_token()
-        expires = now() + auth.session_lifetime(self.services.settings.session_days)
-        session.add(
-            Session(
-                token_hash=auth.token_hash(token), user_id=user.id, csrf=csrf, expires_at=expires
-            )
-        )
+        session.add(Session(**self._session_row(user.id, token, csrf)))
         return token, csrf
+
+    def _session_row(self, user_id: int, token: str, csrf: str) -> dict[str, Any]:
+        """The ``sessions`` row of a new session of the user ``user_id``."""
+        expires = now() + auth.session_lifetime(self.services.settings.session_days)
+        return {
+            "token_hash": auth.token_hash(token),
+            "user_id": user_id,
+            "csrf": csrf,
+            "expires_at": expires,
+        }
 
     def is_admin(self, user: User) -> bool:
         """An administrator: granted in the database (``kozel admin grant``), or named by
@@ -169,20 +206,21 @@ class Accounts:
         return not user.guest and (user.admin or user.name in self.services.settings.admins)
 
     async def session_user(self, token: str | None) -> tuple[User, str] | None:
-        """The user and CSRF token of a live session, or ``None``."""
+        """The user and CSRF token of a live session, or ``None``. The user is read in one
+        statement built once, through the engine rather than an ORM session (every request and
+        socket asks: half the CPU of the ORM's way), and handed out detached, as a closed ORM
+        session would."""
         if not token or len(token) > 200:
             return None
-        async with self.services.reads() as session:  # one statement: every request asks
-            row = (
-                await session.execute(
-                    select(Session, User)
-                    .join(User, User.id == Session.user_id)
-                    .where(Session.token_hash == auth.token_hash(token))
-                )
-            ).first()
-        if row is None or aware(row[0].expires_at) < now():
+        async with self.services.read_engine.connect() as connection:
+            found = await connection.execute(_SESSION_USER, {"token_hash": auth.token_hash(token)})
+            row = found.first()
+        if row is None or aware(row.session_expires_at) < now():
             return None
-        return row[1], row[0].csrf
+        fields = row._mapping
+        user = User(**{key: fields[key] for key in _USER_COLUMNS})
+        make_transient_to_detached(user)
+        return user, row.session_csrf
 
     async def logout(self, token: str) -> None:
         async with self.sessions() as session, session.begin():

@@ -54,6 +54,14 @@ _LOCK = (
 )
 _LOCK_COUNTING = _LOCK.returning(_WAITING + _PLAYING)
 _COUNT = select(_WAITING + _PLAYING)
+_NEXT_VERSION = (
+    update(ClubState)
+    .where(ClubState.key == LOBBY_VERSION)
+    .values(number=ClubState.number + 1)
+    .returning(ClubState.number)
+    .execution_options(synchronize_session=False)
+)
+"""Counts a lobby change (:meth:`Lobby._next_lobby_version`), built once as well."""
 
 
 class Lobby:
@@ -496,15 +504,7 @@ class Lobby:
         """Count a lobby change in its own transaction (last, after its other writes): the
         row stays locked until the commit, so versions follow the order of commits across
         every process of the club."""
-        version: int = (
-            await session.execute(
-                update(ClubState)
-                .where(ClubState.key == LOBBY_VERSION)
-                .values(number=ClubState.number + 1)
-                .returning(ClubState.number)
-                .execution_options(synchronize_session=False)
-            )
-        ).scalar_one()
+        version: int = (await session.execute(_NEXT_VERSION)).scalar_one()
         return version
 
     async def _count_change(self, session: AsyncSession, request: GameRequest) -> int | None:
