@@ -405,9 +405,15 @@ class Table:
         self, seat: int, move: dict[str, Any], version: int, person: bool = True
     ) -> Reply:
         """Queue a move of ``seat`` made against ``version``; wait for the verdict."""
+        return await self.queue_move(seat, move, version, person)
+
+    def queue_move(
+        self, seat: int, move: dict[str, Any], version: int, person: bool = True
+    ) -> asyncio.Future[Reply]:
+        """Queue a move of ``seat`` made against ``version``: the verdict, to come."""
         done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        await self.queue.put(MoveCommand(seat, move, version, done, person))
-        return await done
+        self.queue.put_nowait(MoveCommand(seat, move, version, done, person))
+        return done
 
     async def _run(self) -> None:
         while (command := await self.queue.get()) is not None:

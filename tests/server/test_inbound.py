@@ -86,3 +86,61 @@ def test_a_message_whose_handling_fails_closes_the_socket(
     with pytest.raises(ConnectionClosed) as closed:
         answer(seat)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+
+
+@pytest.fixture
+def turn(server: RunningServer) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A seat's socket when it is that seat's turn, and the state it holds then."""
+    alice = Player(server.url, server.ws)
+    alice.guest()
+    game_id = alice.post("/api/play/computer", GAME).json()["game_id"]
+    with alice.socket(game_id) as sock:
+        state = receive(sock)
+        while state.get("view", {}).get("turn") != state["you"]:
+            state = receive(sock)  # (a missed version is asked for again: a sync)
+        sock.send(json.dumps({"type": "ping"}))  # answered after any sync sent before it
+        while json.loads(sock.recv(timeout=20))["type"] != "pong":
+            pass
+        yield sock, state
+
+
+def test_a_move_is_queued_at_its_table_as_it_is_read(
+    turn: tuple[Any, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A well-formed move goes to its table without the handler of the other messages: its
+    event comes, and a refused one is answered."""
+    sock, state = turn
+    handled: list[str | None] = []
+    handle = sockets.TableMessage.handle
+
+    async def counted(self: sockets.TableMessage, text: str | None) -> None:
+        handled.append(text)
+        await handle(self, text)
+
+    monkeypatch.setattr(sockets.TableMessage, "handle", counted)
+    move = state["view"]["legal_moves"][0]
+    sock.send(json.dumps({"type": "move", "version": state["version"], "move": move}))
+    event = json.loads(sock.recv(timeout=20))
+    assert (event["type"], event["version"]) == ("event", state["version"] + 1)
+    assert handled == []
+    # the same move again, against the version it was made on: refused as stale, with the
+    # table's state (read before the first move's verdict was in, it waits for it and
+    # takes the other way)
+    sock.send(json.dumps({"type": "move", "version": state["version"], "move": move}))
+    refused = answer(sock)
+    assert (refused["type"], refused["code"]) == ("error", "stale")
+    assert answer(sock)["type"] == "state"
+
+
+def test_messages_read_while_a_move_waits_for_its_verdict_come_after_it(
+    turn: tuple[Any, dict[str, Any]],
+) -> None:
+    sock, state = turn
+    illegal = {"type": "move", "version": state["version"], "move": {"play": "9-9"}}
+    burst = [illegal, {"type": "ping"}, {"type": "sync"}, {"type": "ping"}]
+    for message in burst:
+        sock.send(json.dumps(message))
+    answers = [answer(sock) for _ in burst]
+    kinds = [a["code"] if a["type"] == "error" else a["type"] for a in answers]
+    assert kinds[0] in ("illegal", "bad_move")
+    assert kinds[1:] == ["pong", "state", "pong"]

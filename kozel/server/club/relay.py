@@ -66,6 +66,14 @@ class Relay:
         )
         return _reply(answer)
 
+    def submit_here(
+        self, game_id: int, seat: int, move: dict[str, Any], version: int
+    ) -> asyncio.Future[Reply] | None:
+        """A seat's move queued at its table when this process runs it (the verdict, to
+        come), without a task or an await; ``None`` when another node runs it."""
+        table = self.tables.get(game_id)
+        return None if table is None else table.queue_move(seat, move, version)
+
     async def next_round(self, game_id: int, seat: int) -> None:
         """``seat`` is ready for the next round, at whichever node runs the table (a press
         that cannot reach it is lost: the pause ends the wait anyway)."""

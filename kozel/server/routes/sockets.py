@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import DBAPIError
 from starlette.requests import HTTPConnection
@@ -41,6 +42,8 @@ LOGOUTS = "logouts"
 """The channel on which a log-out reaches every process's sockets of that session."""
 TRY_AGAIN = 1013
 """The close code when a service the socket needs is away: reconnect in a moment."""
+MOVE_CHARACTERS = 1024
+"""A longer message is no move a table takes as it is read (:class:`Inbound`)."""
 
 router = APIRouter()
 
@@ -263,24 +266,24 @@ async def table(websocket: WebSocket, game_id: int) -> None:
     token = websocket.cookies.get(auth.SESSION_COOKIE)
     try:
         found = await club.accounts.session_user(token)
-        row = await club.queries.game_row(game_id)
+        seats = await club.queries.game_seats(game_id)
     except ClubError:
-        row = None
+        seats = None
     except Exception:  # the database is away: the client retries
         await websocket.accept()
         await close(websocket, TRY_AGAIN, UNAVAILABLE)
         return
-    if row is None:
+    if seats is None:
         await websocket.accept()
         await send_error(websocket, "no_table", f"there is no game {game_id}")
         await websocket.close()
         return
     user_id = found[0].id if found else None
     seat = next(
-        (s for s, info in enumerate(row.seats) if user_id and info.get("user") == user_id),
+        (s for s, info in enumerate(seats) if user_id and info.get("user") == user_id),
         None,
     )
-    limit, players = club.settings.max_message_bytes, len(row.seats)
+    limit, players = club.settings.max_message_bytes, len(seats)
 
     async def handle(text: str | None) -> None:
         kind = message_type(text, limit)
@@ -292,11 +295,32 @@ async def table(websocket: WebSocket, game_id: int) -> None:
         else:
             await TableMessage(club, websocket, game_id, seat).handle(text)
 
+    def move_at_once(text: str) -> asyncio.Future[Reply] | None:
+        """A seat's well-formed move (nearly every message a table hears) queued at its
+        table in this process as it is read: the verdict, to come; ``None`` for any other
+        message, which :func:`handle` takes in a task."""
+        if seat is None or len(text) > MOVE_CHARACTERS or may_hold_surrogate(text):
+            return None
+        try:
+            message = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return None
+        if type(message) is not dict or message.get("type") != "move":
+            return None
+        version, move = message.get("version"), message.get("move")
+        if type(version) is not int or type(move) is not dict:
+            return None
+        verdict: asyncio.Future[Reply] | None = club.relay.submit_here(game_id, seat, move, version)
+        return verdict
+
+    async def answer(reply: Reply) -> None:
+        await TableMessage(club, websocket, game_id, seat).answer_move(reply)
+
     # taken from the protocol as they are read, once accepted (the client sends nothing
     # before): no coroutine waits for the next one
     reader, inbound = direct_reader(websocket.scope), None
     if reader is not None:
-        inbound = Inbound(websocket, handle)
+        inbound = Inbound(websocket, handle, move_at_once, answer)
         inbound.resume = reader(inbound.take)
     await websocket.accept()
     key = session_key(token, found)
@@ -329,30 +353,62 @@ async def table(websocket: WebSocket, game_id: int) -> None:
 
 class Inbound:
     """A socket's messages as its protocol reads them (:func:`~kozel.server.wire.direct_reader`),
-    handled one at a time and in order by a task that lives while there are messages to
-    handle: a quiet socket keeps no coroutine waiting for its next message (each such wait
-    was made again for every message and lived seconds, work for the collector's young
-    collections; docs/benchmarks.md). Reading stops while a message waits for the one
-    before it."""
+    handled one at a time and in order. A move its table in this process can take is queued
+    there as it is read (``at_once``), and its verdict answered (``answer``) when it comes;
+    other messages are handled by a task that lives while there are messages to handle. So
+    a quiet socket keeps no coroutine waiting for its next message (each such wait was made
+    again for every message and lived seconds, work for the collector's young collections),
+    and a move costs no task (docs/benchmarks.md). Reading stops while a message waits for
+    the one before it."""
 
-    def __init__(self, websocket: WebSocket, handle: Callable[[str | None], Awaitable[None]]):
+    def __init__(
+        self,
+        websocket: WebSocket,
+        handle: Callable[[str | None], Awaitable[None]],
+        at_once: Callable[[str], asyncio.Future[Reply] | None] = lambda text: None,
+        answer: Callable[[Reply], Awaitable[None]] | None = None,
+    ):
         self.websocket = websocket
         self.handle = handle
+        self.at_once = at_once
+        self.answer = answer
         self.waiting: deque[str | None] = deque()
         self.task: asyncio.Task[None] | None = None
+        self.verdict: asyncio.Future[Reply] | None = None
+        """The verdict on a move queued at its table as it was read, while it is to come."""
         self.resume: Callable[[], None] = lambda: None
         """Start reading again (the protocol's)."""
 
     def take(self, text: str | None) -> bool:
         """A message read (``None``: a binary one); False: read no more for now."""
+        busy = self.task is not None or self.verdict is not None
+        if not busy and text is not None and self.answer is not None:
+            verdict = self.at_once(text)
+            if verdict is not None:
+                self.verdict = verdict
+                verdict.add_done_callback(self._decided)
+                return True
         self.waiting.append(text)
-        if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self._handle_waiting())
+        if not busy:
+            self._start(None)
             return True
         return False
 
-    async def _handle_waiting(self) -> None:
+    def _decided(self, verdict: asyncio.Future[Reply]) -> None:
+        self.verdict = None
+        reply = None if verdict.cancelled() else verdict.result()
+        if reply is not None and not reply.ok and self.answer is not None:
+            self._start(self.answer(reply))  # then the messages read meanwhile
+        elif self.waiting:
+            self._start(None)
+
+    def _start(self, first: Awaitable[None] | None) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._handle_waiting(first))
+
+    async def _handle_waiting(self, first: Awaitable[None] | None) -> None:
         try:
+            if first is not None:
+                await first
             while self.waiting:
                 text = self.waiting.popleft()
                 if _bad_text(text):
@@ -481,7 +537,11 @@ class TableMessage:
                 'a move is {"type": "move", "version": N, "move": {...}}',
             )
             return
-        reply = await self.club.relay.submit(self.game_id, self.seat, move, version)
+        await self.answer_move(await self.club.relay.submit(self.game_id, self.seat, move, version))
+
+    async def answer_move(self, reply: Reply) -> None:
+        """The verdict on a move, when it is refused: why, and a stale move's sender the
+        table's state."""
         await self.refused(reply, with_reason=True)
         if reply.code == "stale":
             await self._send_state()
