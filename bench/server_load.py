@@ -825,6 +825,7 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
             f"sqlite+aiosqlite:///{workdir / 'steps.db'}",
             "memory://",
             workdir,
+            profile=args.profile / "steps.prof" if args.profile else None,
             pythonpath=args.server_pythonpath,
         )
         transport = httpx.AsyncHTTPTransport()
@@ -875,8 +876,12 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
                         sockets.append(sock)
 
             each = {"sign_in": 4, "request": 1, "join": 3, "socket": 4}  # steps a table takes
+            if args.profile:
+                server.process.send_signal(signal.SIGUSR1)
             for name, work in zip(each, (sign_in, request, join, connect_seats), strict=True):
                 await step(name, each[name] * n, work)
+            if args.profile:
+                server.process.send_signal(signal.SIGUSR2)
             steps["table"] = round(sum(each[name] * steps[name] for name in each), 1)
             return steps
         finally:
@@ -938,8 +943,9 @@ def main() -> None:
     parser.add_argument(
         "--profile",
         type=Path,
-        help="profile the servers over the measured time (cProfile) and keep the statistics here "
-        "(read them with python -m pstats; the profiler slows the servers down)",
+        help="profile the servers over the measured time (with --steps: over the steps) "
+        "(cProfile) and keep the statistics here (read them with python -m pstats; the "
+        "profiler slows the servers down)",
     )
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument(
