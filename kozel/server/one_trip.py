@@ -109,3 +109,13 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
 
     __slots__ = ()
     _cursor_cls = OneTripCursor
+
+    def rollback(self) -> None:
+        """No trip when there is nothing to roll back: SQLite (as Python's driver drives it)
+        begins a transaction at the first write, not at a read, so a connection that only
+        read ends without one, and every read on a reading connection (who holds a session
+        cookie, a table's seats …) paid a trip for its rollback."""
+        sqlite = self._connection._connection  # None once closed: the adapter's own way
+        if sqlite is not None and not sqlite.in_transaction:
+            return
+        super().rollback()

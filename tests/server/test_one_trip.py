@@ -87,3 +87,38 @@ def test_reads_of_sqlite_have_connections_of_their_own_that_only_read(
             await engine.dispose()
 
     asyncio.run(main())
+
+
+def test_a_connection_that_only_read_ends_without_a_trip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its rollback would roll back nothing (SQLite begins at the first write); one that wrote
+    still rolls its writes back."""
+    trips = [0]
+    execute = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips[0] += 1
+        return await execute(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+
+    async def main() -> None:
+        engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'reads.db'}")
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+            before = trips[0]
+            async with engine.connect() as conn:
+                assert (await conn.execute(text("SELECT count(*) FROM t"))).scalar() == 0
+            assert trips[0] == before + 1  # the statement; the rollback made no trip
+            async with engine.connect() as conn:
+                await conn.execute(text("INSERT INTO t (v) VALUES ('a')"))
+                before = trips[0]
+            assert trips[0] == before + 1  # the rollback
+            async with engine.connect() as conn:
+                assert (await conn.execute(text("SELECT count(*) FROM t"))).scalar() == 0
+        finally:
+            await engine.dispose()
+
+    asyncio.run(main())
