@@ -303,15 +303,23 @@ SQLITE_READERS = 3
 
 def make_read_engine(url: str, engine: AsyncEngine) -> AsyncEngine:
     """The engine of reads that need no transaction of their own (who holds a session
-    cookie, a game's row, the games' lists, a free guest name): ``engine`` itself, except on
-    SQLite, where they get :data:`SQLITE_READERS` connections of their own that may only
-    read. The write-ahead log lets them read beside the one writing connection: while 1,000
-    tables opened at once that connection was busy 97 % of the time, and 13 of a table's 22
-    uses of it were such reads (docs/benchmarks.md)."""
+    cookie, a game's row, the games' lists, a free guest name). On SQLite they get
+    :data:`SQLITE_READERS` connections of their own that may only read: the write-ahead log
+    lets them read beside the one writing connection (while 1,000 tables opened at once that
+    connection was busy 97 % of the time, and 13 of a table's 22 uses of it were such reads).
+    On PostgreSQL they share ``engine``'s pool in autocommit: each statement reads what was
+    committed when it began, as in the read committed transaction it would otherwise be
+    wrapped in, without the ``BEGIN`` and ``ROLLBACK`` around it, two round trips of the
+    three (docs/benchmarks.md)."""
     url = database_url(url)
     if not url.startswith("sqlite"):
-        return engine
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
     return _sqlite_engine(url, SQLITE_READERS, ("query_only=ON",))
+
+
+def own_pool(read_engine: AsyncEngine, engine: AsyncEngine) -> bool:
+    """Whether the reading engine has connections of its own, to be disposed of apart."""
+    return read_engine.sync_engine.pool is not engine.sync_engine.pool
 
 
 def _sqlite_engine(url: str, connections: int, pragmas: tuple[str, ...]) -> AsyncEngine:

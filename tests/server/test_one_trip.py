@@ -122,3 +122,26 @@ def test_a_connection_that_only_read_ends_without_a_trip(
             await engine.dispose()
 
     asyncio.run(main())
+
+
+def test_reads_of_postgresql_begin_no_transaction(postgres_url: str) -> None:
+    """On PostgreSQL the reads share the writers' pool in autocommit: a statement is one
+    round trip, not a ``BEGIN``, the statement and a ``ROLLBACK``; the writers' connections
+    still begin their transactions."""
+
+    async def main() -> None:
+        engine = make_engine(postgres_url)
+        reads = make_read_engine(postgres_url, engine)
+        try:
+            async with reads.connect() as reading:
+                assert (await reading.execute(text("SELECT 1"))).scalar() == 1
+                raw = await reading.get_raw_connection()
+                assert not raw.driver_connection.is_in_transaction()
+            async with engine.connect() as writing:
+                assert (await writing.execute(text("SELECT 1"))).scalar() == 1
+                raw = await writing.get_raw_connection()
+                assert raw.driver_connection.is_in_transaction()
+        finally:
+            await engine.dispose()
+
+    asyncio.run(main())

@@ -25,7 +25,7 @@ import logging
 from sqlalchemy import select
 
 from kozel.server.analysis import Analyst
-from kozel.server.db import ClubState, migrate
+from kozel.server.db import ClubState, migrate, own_pool
 from kozel.server.errors import ClubError
 from kozel.server.hashing import Hasher
 from kozel.server.pubsub import Namespaced, PubSub
@@ -147,7 +147,7 @@ class Club:
             log.warning("could not end this node's lease; other nodes wait for it to run out")
         await self.pubsub.close()
         await self.engine.dispose()
-        if self.services.read_engine is not self.engine:
+        if own_pool(self.services.read_engine, self.engine):
             await self.services.read_engine.dispose()
         self.hasher.close()
 

@@ -41,8 +41,9 @@ class Services:
     read_engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
     reads: async_sessionmaker[AsyncSession]
-    """Sessions for reads alone, beside the writing ones on SQLite (:func:`make_read_engine`):
-    a read there sees what was committed before it began, never a transaction's own writes."""
+    """Sessions for reads alone (:func:`make_read_engine`: beside the writing ones on SQLite,
+    in autocommit on PostgreSQL): a read sees what was committed before it began, never a
+    transaction's own writes."""
     pubsub: PubSub
     writer: Writer
     node: str
@@ -62,7 +63,7 @@ class Services:
             engine=engine,
             read_engine=read_engine,
             sessions=sessions,
-            reads=sessions if read_engine is engine else sessionmaker(read_engine),
+            reads=sessionmaker(read_engine),
             pubsub=make_pubsub(settings.pubsub_url),
             writer=Writer(engine),
             node=node,
