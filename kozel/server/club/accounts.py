@@ -153,8 +153,8 @@ class Accounts:
             }
             token, csrf = auth.new_token(), auth.new_token()
             try:
-                # the guest and his session in one transaction, through the engine: a
-                # third of the CPU of the ORM's unit of work (docs/benchmarks.md)
+                # the guest and his session in one transaction, through the engine in
+                # statements built once: no unit of work (docs/benchmarks.md)
                 async with self.services.engine.begin() as connection:
                     made = await connection.execute(_NEW_USER, fields)
                     user_id = made.scalar_one()

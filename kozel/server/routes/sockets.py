@@ -365,8 +365,8 @@ class Inbound:
         self,
         websocket: WebSocket,
         handle: Callable[[str | None], Awaitable[None]],
-        at_once: Callable[[str], asyncio.Future[Reply] | None] = lambda text: None,
-        answer: Callable[[Reply], Awaitable[None]] | None = None,
+        at_once: Callable[[str], asyncio.Future[Reply] | None],
+        answer: Callable[[Reply], Awaitable[None]],
     ):
         self.websocket = websocket
         self.handle = handle
@@ -382,7 +382,7 @@ class Inbound:
     def take(self, text: str | None) -> bool:
         """A message read (``None``: a binary one); False: read no more for now."""
         busy = self.task is not None or self.verdict is not None
-        if not busy and text is not None and self.answer is not None:
+        if not busy and text is not None:
             verdict = self.at_once(text)
             if verdict is not None:
                 self.verdict = verdict
@@ -396,9 +396,9 @@ class Inbound:
 
     def _decided(self, verdict: asyncio.Future[Reply]) -> None:
         self.verdict = None
-        reply = None if verdict.cancelled() else verdict.result()
-        if reply is not None and not reply.ok and self.answer is not None:
-            self._start(self.answer(reply))  # then the messages read meanwhile
+        settled = not verdict.cancelled() and verdict.exception() is None
+        if settled and not verdict.result().ok:
+            self._start(self.answer(verdict.result()))  # then the messages read meanwhile
         elif self.waiting:
             self._start(None)
 
