@@ -16,18 +16,21 @@ from kozel.server.db import make_engine, make_read_engine
 from kozel.server.one_trip import OneTripConnection
 
 
-def test_a_statement_is_one_trip_and_reads_back_as_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    trips = [0]
+@pytest.fixture
+def trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many calls went to aiosqlite's thread (``[n]``), counted from now on."""
+    counter = [0]
     execute = aiosqlite.Connection._execute
 
     async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        trips[0] += 1
+        counter[0] += 1
         return await execute(self, fn, *args, **kwargs)
 
     monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    return counter
 
+
+def test_a_statement_is_one_trip_and_reads_back_as_before(tmp_path: Path, trips: list[int]) -> None:
     async def main() -> None:
         engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'trips.db'}")
         try:
@@ -89,19 +92,9 @@ def test_reads_of_sqlite_have_connections_of_their_own_that_only_read(
     asyncio.run(main())
 
 
-def test_a_connection_that_only_read_ends_without_a_trip(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_connection_that_only_read_ends_without_a_trip(tmp_path: Path, trips: list[int]) -> None:
     """Its rollback would roll back nothing (SQLite begins at the first write); one that wrote
     still rolls its writes back."""
-    trips = [0]
-    execute = aiosqlite.Connection._execute
-
-    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        trips[0] += 1
-        return await execute(self, fn, *args, **kwargs)
-
-    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
 
     async def main() -> None:
         engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'reads.db'}")

@@ -164,9 +164,7 @@ class Accounts:
                 if not tries:
                     raise
                 continue
-            user = User(id=user_id, **fields)
-            make_transient_to_detached(user)
-            return user, token, csrf
+            return _detached({"id": user_id, **fields}), token, csrf
 
     async def _free_guest_name(self) -> str:
         """A guest name nobody has, looked for on a reading connection: not in the
@@ -218,15 +216,20 @@ class Accounts:
         if row is None or aware(row.session_expires_at) < now():
             return None
         fields = row._mapping
-        user = User(**{key: fields[key] for key in _USER_COLUMNS})
-        make_transient_to_detached(user)
-        return user, row.session_csrf
+        return _detached({key: fields[key] for key in _USER_COLUMNS}), row.session_csrf
 
     async def logout(self, token: str) -> None:
         async with self.sessions() as session, session.begin():
             found = await session.get(Session, auth.token_hash(token))
             if found is not None:
                 await session.delete(found)
+
+
+def _detached(columns: dict[str, Any]) -> User:
+    """A user read or written through the engine, as a closed ORM session hands one out."""
+    user = User(**columns)
+    make_transient_to_detached(user)
+    return user
 
 
 def _busy() -> ClubError:
