@@ -13,8 +13,10 @@ Printed per hand, for the Kozel pair less the peer pair, with 95% intervals over
 points under three scorings — Kozel's Block (the hand's winner takes the opponents' count;
 after a block, the lower pair takes the difference), the simple one (the winning pair takes
 the opponents' pips) and the peer's own (`dominoes`' result: the whole table's pips to the
-winning pair) — the share of hands won, and the CPU seconds per decision of each side (a
-decision: a turn with two or more legal moves).
+winning pair) — the share of hands won, the hands by how they ended (a pair went out, or a
+pair laid the tile that blocked the game) with the Kozel pair's points in each kind, and the
+CPU seconds per decision of each side (a decision: a turn with two or more legal moves).
+``--level`` takes the club's levels and the expert's variants of bench/strength.py.
 
 The peer's `probabilistic_alphabeta` searches every possible deal by default, which cannot be
 run; ``--early-sample`` and ``--late-sample`` set how many deals it samples while at most
@@ -41,6 +43,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from strength import VARIANTS  # registers the expert's variants as levels (expert-c4 ...)
 
 from kozel.core import DOUBLE_OF, HIGH, LOW, PIPS, Knock, Move, Play, tile
 from kozel.games import BLOCK
@@ -220,6 +224,8 @@ class HandResult:
     moves: int
     ours: Side = field(default_factory=Side)
     theirs: Side = field(default_factory=Side)
+    last: int = -1
+    """The seat that laid the hand's last tile (who went out, or who blocked the game)."""
 
 
 def peer_player(settings: Settings) -> Callable[[Any], None]:
@@ -328,6 +334,7 @@ def play_hand(
     ours, theirs = Side(), Side()
     left_arm = 0
     moves = 0
+    last = -1
     if rnd.turn != game.turn:
         raise Disagreement(f"the leader differs: Kozel seat {rnd.turn}, peer {game.turn}")
     while not rnd.over:
@@ -367,6 +374,7 @@ def play_hand(
         match.push(move)
         game.make_move(domino, left)
         moves += 1
+        last = seat
     end = rnd.end
     assert end is not None
     result = game.result
@@ -392,6 +400,7 @@ def play_hand(
         moves,
         ours,
         theirs,
+        last,
     )
 
 
@@ -471,7 +480,28 @@ def summary(deals: Sequence[dict[str, Any]]) -> dict[str, Any]:
         seconds = sum(h[side]["seconds"] for d in deals for h in d["hands"])
         decisions = sum(h[side]["decisions"] for d in deals for h in d["hands"])
         out[side] = (seconds / decisions if decisions else 0.0, decisions)
+    out["ends"] = ends(deals)
     return out
+
+
+def ends(deals: Sequence[dict[str, Any]]) -> dict[str, tuple[int, tuple[float, float, float]]]:
+    """The hands by how they ended — a pair went out, or a pair laid the tile that blocked
+    the game — each with its count and the Kozel pair's points under Kozel's scoring, with
+    the 95% interval over those hands. Blocks by an unknown seat (files written before
+    ``last`` was recorded) count as blocked only."""
+    groups: dict[str, list[float]] = {}
+    for deal in deals:
+        for hand in deal["hands"]:
+            ours = hand["kozel_seats"]
+            if hand["out"] is not None:
+                name = "out: the Kozel pair" if hand["out"] in ours else "out: the peer pair"
+            elif hand.get("last", -1) < 0:
+                name = "blocked"
+            else:
+                pair = "the Kozel pair" if hand["last"] in ours else "the peer pair"
+                name = f"blocked by {pair}"
+            groups.setdefault(name, []).append(hand["kozel"])
+    return {name: (len(xs), mean_interval(xs)) for name, xs in sorted(groups.items())}
 
 
 def report(settings: Settings, result: dict[str, Any]) -> str:
@@ -492,6 +522,11 @@ def report(settings: Settings, result: dict[str, Any]) -> str:
             line("simple (winners take opponents' pips)", result["simple"]),
             line("the peer's own scoring", result["peer"]),
             line("hands won by the Kozel pair (%)", result["won"], 100.0).replace("+", " "),
+            "  by how the hands ended (hands; Kozel's scoring, 95% interval over hands):",
+            *(
+                line(f"  {name} ({count})", points)
+                for name, (count, points) in result["ends"].items()
+            ),
             f"  CPU per decision: Kozel {ours[0] * 1000:.1f} ms ({ours[1]} decisions), "
             f"peer {theirs[0] * 1000:.1f} ms ({theirs[1]}); peer / Kozel {ratio:.1f}x",
             "  issue 27's target: " + verdict(result, ratio),
@@ -516,7 +551,11 @@ def verdict(result: dict[str, Any], ratio: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--level", default="expert", help="the Kozel level (expert, greedy, ...)")
+    parser.add_argument(
+        "--level",
+        default="expert",
+        help=f"the Kozel level (expert, greedy, ...; the variants {', '.join(VARIANTS)})",
+    )
     parser.add_argument("--peer", default="probabilistic_alphabeta", choices=PEERS)
     parser.add_argument("--deals", type=int, default=20, help="deals wanted in all")
     parser.add_argument("--seed", type=int, default=1)

@@ -13,18 +13,19 @@ bot should score more: a ratio above 1).
     .venv/bin/python bench/strength.py --rounds 400 --games during --pairs expert/greedy
     .venv/bin/python bench/strength.py --rounds 600 --games goat-125 --pairs expert/expert-0
 
-``expert-0`` is the expert as it was before the exact endgame search and before it counted
-the opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x`` the expert
-with the search but the old weight, and ``expert-w1`` the expert that counts the opponents'
-points in full in every game, ``expert-e20`` the expert whose exact search may visit twenty
-times the positions its playouts would (so it searches from about 22 tiles left in team
-Block, not 16), ``expert-c4`` the expert that drew its worlds from four candidates each, not
-sixteen, ``expert-t`` the expert that searches its seat's later decisions in a tree shared by
-the worlds (UCB exploration 0.7), ``expert-tp`` the same with exploration 0.2 and a node's
-first sixteen visits by the playout policy: variants of the search to measure against each other
-(``kozel.layout.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets the
-games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed is
-``--seed`` plus its number, so the same arguments give the same deals.
+``expert-0`` is the expert as it was before the exact endgame search and before it counted the
+opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x`` the expert with
+the search but the old weight, and ``expert-w1`` the expert that counts the opponents' points in
+full in every game, ``expert-e20`` the expert whose exact search may visit twenty times the
+positions its playouts would (so it searches from about 22 tiles left in team Block, not 16),
+``expert-c4`` the expert that drew its worlds from four candidates each, not sixteen
+(``expert-c1``: one each, no inference from the other seats' plays), ``expert-t`` the expert
+that searches its seat's later decisions in a tree shared by the worlds (UCB exploration 0.7),
+``expert-tp`` the same with exploration 0.2 and a node's first sixteen visits by the playout
+policy: variants of the search to measure against each other
+(``kozel.layout.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets
+the games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed
+is ``--seed`` plus its number, so the same arguments give the same deals.
 
 ``--games during`` stands for the five games that score during play (All Fives, Telephone,
 All Threes, Threes and Fives, Bergen); for the races each line also gives the margin, the
@@ -84,6 +85,7 @@ VARIANTS: dict[str, Tuning] = {
     "expert-w1": Tuning(opponent_weight=1.0),
     "expert-e20": Tuning(exact_factor=20.0),
     "expert-c4": Tuning(candidates=4),
+    "expert-c1": Tuning(candidates=1),
     "expert-t": Tuning(tree=0.7),
     "expert-tp": Tuning(tree=0.2, tree_patience=16),
 }

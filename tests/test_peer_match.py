@@ -104,6 +104,30 @@ def test_hands_through_both_engines(tmp_path: Path) -> None:
             for hand in data["hands"]:
                 assert hand["moves"] >= 7
                 assert hand["won"] in (0.0, 0.5, 1.0)
+                if hand["out"] is not None:  # who goes out lays the last tile
+                    assert hand["last"] == hand["out"]
+                assert 0 <= hand["last"] < 4
+
+
+def test_hands_are_grouped_by_how_they_ended() -> None:
+    def hand(seats: list[int], out: int | None, last: int, kozel: float) -> dict[str, object]:
+        return {"kozel_seats": seats, "out": out, "last": last, "kozel": kozel}
+
+    deals = [
+        {"hands": [hand([0, 2], 2, 2, 10.0), hand([1, 3], 2, 2, -6.0)]},
+        {"hands": [hand([0, 2], None, 1, -4.0), hand([1, 3], None, 1, 8.0)]},
+        {"hands": [hand([0, 2], None, 0, 2.0), {**hand([1, 3], None, 0, 0.0), "last": -1}]},
+    ]
+    groups = peer_match.ends(deals)
+    assert {name: count for name, (count, _) in groups.items()} == {
+        "out: the Kozel pair": 1,
+        "out: the peer pair": 1,
+        "blocked by the Kozel pair": 2,  # seat 1 of the pair 1+3, seat 0 of 0+2
+        "blocked by the peer pair": 1,
+        "blocked": 1,  # a file written before the last seat was recorded
+    }
+    assert groups["blocked by the Kozel pair"][1][0] == 5.0
+    assert groups["out: the peer pair"][1][0] == -6.0
 
 
 def test_a_run_resumes_from_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
