@@ -21,13 +21,13 @@ from kozel.layout.bots import Budget, ExpertBot, analyse, make_bot
 from kozel.layout.bots.expert import LEVEL_BUDGETS
 from kozel.layout.bots.greedy import GreedyBot
 from kozel.layout.bots.kernel import supports
-from kozel.layout.bots.sampling import Sampler, known_voids, lacked_values
+from kozel.layout.bots.sampling import Sampler, known_voids, lacked_values, undealt_by_lead
 from kozel.layout.match import Match, record_of
 from kozel.layout.round import Round
 from kozel.layout.rules import Ruleset
 from kozel.layout.views import SeatView, view_for
 from kozel.simulate import play_match, simulate
-from tests.randomplay import DURING_MATRIX, MATRIX, option_sets, play_random
+from tests.randomplay import CORRECTED_SETS, DURING_MATRIX, MATRIX, option_sets, play_random
 
 QUICK = Budget(worlds=6, playouts=4)
 
@@ -125,6 +125,43 @@ def test_sampled_worlds_respect_everything_public(sets: list[tuple[Ruleset, Opti
         for seed in range(6):
             play_random(rules, opts, seed, check)
     assert checked > 300
+
+
+def test_the_first_lead_proves_which_tiles_no_hand_was_dealt() -> None:
+    """Where the bazaar holds tiles, a first round led by a tile that is not its order's first
+    proves that the tiles before it were dealt to no hand: a seat that has not drawn holds
+    none of them in the real deal, nor in any sampled world — and they are tiles the viewer
+    cannot see, so the sampler learns something from the lead."""
+    informative = 0
+    sets = [(rules, rules.options(raw)) for rules, raw in CORRECTED_SETS] + option_sets()
+    for rules, opts in sets:
+        if opts.players == 4 and not rules.hand_size(opts) < 7:
+            continue  # all 28 dealt: the order's first tile always leads
+
+        def check(match: Match, rnd: Round) -> None:
+            nonlocal informative
+            if match.results or not rnd.layout.table:
+                return
+            view = view_for(match, rnd.turn)
+            undealt = undealt_by_lead(view)
+            drew = {seat for seat, move, _ in view.history if isinstance(move, Draw)}
+            for seat, hand in enumerate(rnd.hands):
+                if seat not in drew:
+                    assert not hand & undealt, "the lead's proof is wrong in the real deal"
+            hidden = undealt & ~view.hand_mask & ~view.table
+            if not hidden:
+                return
+            informative += 1
+            sampler = Sampler(view, random.Random(informative))
+            for _ in range(5):
+                world = sampler.sample()
+                for seat, hand in enumerate(world.hands):
+                    if seat != rnd.turn and seat not in drew:
+                        assert not hand & undealt
+
+        for seed in range(8):
+            play_random(rules, opts, seed, check)
+    assert informative > 50
 
 
 def consistent_deals(sampler: Sampler, view: SeatView) -> list[dict[int, int]]:

@@ -6,7 +6,9 @@ respecting what the history proves: a seat that knocked or drew held no tile of 
 the open arms showed then (a draw proves it only where drawing is allowed solely without a
 fitting tile, a knock only where knocking is: the rules say,
 :meth:`~kozel.layout.rules.Ruleset.draw_proves_void` and
-:meth:`~kozel.layout.rules.Ruleset.knock_proves_void`; a Bykovo pass proves nothing).
+:meth:`~kozel.layout.rules.Ruleset.knock_proves_void`; a Bykovo pass proves nothing), and the
+tiles that come before the first round's lead in the game's order of first leads were dealt
+to no hand, so a seat that has not drawn does not hold them.
 """
 
 from __future__ import annotations
@@ -62,7 +64,9 @@ def lacked_values(view: SeatView) -> list[int]:
 
 
 def known_voids(view: SeatView) -> list[int]:
-    """For each seat, the mask of tiles it cannot hold now (:func:`lacked_values`)."""
+    """For each seat, the mask of tiles it cannot hold now: the values it lacks
+    (:func:`lacked_values`), and while it has not drawn, the tiles the first lead proves were
+    dealt to no hand (:func:`undealt_by_lead`)."""
     masks = []
     for values in lacked_values(view):
         mask = 0
@@ -70,7 +74,30 @@ def known_voids(view: SeatView) -> list[int]:
             if values >> v & 1:
                 mask |= SUIT_MASK[v]
         masks.append(mask)
+    undealt = undealt_by_lead(view)
+    if undealt:
+        drew = {seat for seat, move, _ in view.history if isinstance(move, Draw)}
+        for seat in range(len(masks)):
+            if seat not in drew:  # its hand is what it was dealt, less what it laid
+                masks[seat] |= undealt
     return masks
+
+
+def undealt_by_lead(view: SeatView) -> int:
+    """The tiles that no hand was dealt, as the first round's lead proves: the holder of the
+    first tile of the game's order of first leads that any hand holds leads it, so every tile
+    before the led one in that order went to the bazaar or the reserve (a mask; 0 in a later
+    round, after a lot, or while the viewer may not know the reason)."""
+    tile = view.lead_tile
+    if tile < 0:
+        return 0
+    order = view.rules.lead_order(view.opts)
+    if tile not in order:
+        return 0
+    mask = 0
+    for t in order[: order.index(tile)]:
+        mask |= 1 << t
+    return mask
 
 
 @dataclass(frozen=True)
