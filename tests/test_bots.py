@@ -13,15 +13,31 @@ import pytest
 from typer.testing import CliRunner
 
 from kozel.cli import app
+from kozel.core import (
+    DOUBLE_OF,
+    FULL_MASK,
+    DeclineHundred,
+    Draw,
+    InvalidOption,
+    Play,
+    parse_tile,
+    pips_of,
+    tiles_of,
+)
 from kozel.core import DRAW as DRAW_MOVE
-from kozel.core import FULL_MASK, Draw, InvalidOption, Play, parse_tile, pips_of, tiles_of
 from kozel.engine.options import Options
-from kozel.games import DRAW, replay_layout
+from kozel.games import DRAW, SEA_GOAT, replay_layout
 from kozel.layout.bots import Budget, ExpertBot, analyse, make_bot
 from kozel.layout.bots.expert import LEVEL_BUDGETS
 from kozel.layout.bots.greedy import GreedyBot
 from kozel.layout.bots.kernel import supports
-from kozel.layout.bots.sampling import Sampler, known_voids, lacked_values, undealt_by_lead
+from kozel.layout.bots.sampling import (
+    Sampler,
+    known_holdings,
+    known_voids,
+    lacked_values,
+    undealt_by_lead,
+)
 from kozel.layout.match import Match, record_of
 from kozel.layout.round import Round
 from kozel.layout.rules import Ruleset
@@ -162,6 +178,40 @@ def test_the_first_lead_proves_which_tiles_no_hand_was_dealt() -> None:
         for seed in range(8):
             play_random(rules, opts, seed, check)
     assert informative > 50
+
+
+def test_the_record_holder_asked_about_the_hundred_holds_six_six() -> None:
+    """Sea Goat: the record holder who is asked about the hundred, or declined it, was dealt
+    6-6; every other seat's worlds give it to him until it is laid (and the real deal
+    agrees)."""
+    asked = declined = 0
+    for players in (2, 3, 4):
+        opts = SEA_GOAT.options({"players": players})
+
+        def check(match: Match, rnd: Round) -> None:
+            nonlocal asked, declined
+            for seat in range(len(rnd.hands)):
+                view = view_for(match, seat)
+                held = known_holdings(view)
+                for other, mask in enumerate(held):
+                    assert rnd.hands[other] & mask == mask, "a known holding is wrong"
+                holder = next((s for s, mask in enumerate(held) if mask), None)
+                if holder is None:
+                    continue
+                assert holder != seat and held[holder] == 1 << DOUBLE_OF[6]
+                if view.asking >= 0:
+                    asked += 1
+                elif any(type(m) is DeclineHundred for _, m, _ in view.history):
+                    declined += 1
+                sampler = Sampler(view, random.Random(asked + declined))
+                for _ in range(3):
+                    world = sampler.sample()
+                    assert world.hands[holder] >> DOUBLE_OF[6] & 1
+                    assert [h.bit_count() for h in world.hands] == list(view.hand_sizes)
+
+        for seed in range(30):
+            play_random(SEA_GOAT, opts, seed, check)
+    assert asked > 10 and declined > 10
 
 
 def consistent_deals(sampler: Sampler, view: SeatView) -> list[dict[int, int]]:

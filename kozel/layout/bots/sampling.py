@@ -8,7 +8,8 @@ fitting tile, a knock only where knocking is: the rules say,
 :meth:`~kozel.layout.rules.Ruleset.draw_proves_void` and
 :meth:`~kozel.layout.rules.Ruleset.knock_proves_void`; a Bykovo pass proves nothing), and the
 tiles that come before the first round's lead in the game's order of first leads were dealt
-to no hand, so a seat that has not drawn does not hold them.
+to no hand, so a seat that has not drawn does not hold them; and Sea Goat's record holder
+asked about the hundred holds 6-6 until he lays it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,17 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kozel.core import FULL_MASK, SUIT_MASK, Draw, Knock, Move, Tile, tiles_of
+from kozel.core import (
+    DOUBLE_OF,
+    FULL_MASK,
+    SUIT_MASK,
+    DeclineHundred,
+    Draw,
+    Knock,
+    Move,
+    Tile,
+    tiles_of,
+)
 from kozel.layout.history import open_values as history_values
 from kozel.layout.history import walk
 from kozel.layout.views import SeatView
@@ -83,6 +94,22 @@ def known_voids(view: SeatView) -> list[int]:
     return masks
 
 
+def known_holdings(view: SeatView) -> list[int]:
+    """For each seat, the mask of tiles it is known to hold now: Sea Goat's record holder who
+    is asked about the hundred, or declined it, was dealt 6-6 and holds it until it is laid
+    (none for the viewer's own seat: its hand is known)."""
+    held = [0] * len(view.hand_sizes)
+    six = DOUBLE_OF[6]
+    if view.table >> six & 1:
+        return held
+    asked = view.asking
+    if asked < 0:
+        asked = next((s for s, move, _ in view.history if type(move) is DeclineHundred), -1)
+    if asked >= 0 and asked != view.seat:
+        held[asked] = 1 << six
+    return held
+
+
 def undealt_by_lead(view: SeatView) -> int:
     """The tiles that no hand was dealt, as the first round's lead proves: the holder of the
     first tile of the game's order of first leads that any hand holds leads it, so every tile
@@ -127,12 +154,17 @@ class Sampler:
         self.view = view
         self.rng = rng
         self.me = view.seat
-        self.unseen = tiles_of(FULL_MASK & ~view.hand_mask & ~view.table)
+        self.held = known_holdings(view)
+        """Each seat's tiles it is known to hold, dealt to it before the rest."""
+        held = 0
+        for mask in self.held:
+            held |= mask
+        self.unseen = tiles_of(FULL_MASK & ~view.hand_mask & ~view.table & ~held)
         self.voids = known_voids(view)
         """Each seat's tiles it cannot hold (none for this seat: its hand is known)."""
         self.voids[self.me] = 0
         self.others = [s for s in range(len(view.hand_sizes)) if s != self.me]
-        self.needs = tuple(view.hand_sizes[s] for s in self.others)
+        self.needs = tuple(view.hand_sizes[s] - self.held[s].bit_count() for s in self.others)
         everyone = (1 << len(self.others)) - 1
         classes: dict[int, list[Tile]] = {}
         for t in self.unseen:
@@ -194,7 +226,7 @@ class Sampler:
         rng = self.rng
         pool = self.unseen[:]
         rng.shuffle(pool)
-        hands = [0] * len(self.view.hand_sizes)
+        hands = self.held[:]
         hands[self.me] = self.view.hand_mask
         if len(self.classes) == 1 or not self.consistent:  # no voids split them, or none fit
             return self._deal(hands, pool)
