@@ -36,6 +36,7 @@ from kozel.layout.bots.sampling import (
     known_holdings,
     known_voids,
     lacked_values,
+    unasked_record_holders,
     undealt_by_lead,
 )
 from kozel.layout.match import Match, record_of
@@ -183,18 +184,28 @@ def test_the_first_lead_proves_which_tiles_no_hand_was_dealt() -> None:
 def test_the_record_holder_asked_about_the_hundred_holds_six_six() -> None:
     """Sea Goat: the record holder who is asked about the hundred, or declined it, was dealt
     6-6; every other seat's worlds give it to him until it is laid (and the real deal
-    agrees)."""
-    asked = declined = 0
+    agrees). One who holds a record, does not lead and was not asked was dealt no 6-6."""
+    asked = declined = unasked = 0
     for players in (2, 3, 4):
         opts = SEA_GOAT.options({"players": players})
 
         def check(match: Match, rnd: Round) -> None:
-            nonlocal asked, declined
+            nonlocal asked, declined, unasked
             for seat in range(len(rnd.hands)):
                 view = view_for(match, seat)
                 held = known_holdings(view)
                 for other, mask in enumerate(held):
                     assert rnd.hands[other] & mask == mask, "a known holding is wrong"
+                voids = known_voids(view)
+                for other, hand in enumerate(rnd.hands):
+                    if other not in (seat, rnd.turn):  # (the seat to move may be mid-draw)
+                        assert not hand & voids[other], "a proven void is wrong in the real deal"
+                six = 1 << DOUBLE_OF[6]
+                drew = {s for s, move, _ in view.history if isinstance(move, Draw)}
+                for other in unasked_record_holders(view):
+                    if other != seat and other not in drew:
+                        assert voids[other] & six
+                        unasked += not (view.table | view.hand_mask) & six
                 holder = next((s for s, mask in enumerate(held) if mask), None)
                 if holder is None:
                     continue
@@ -211,7 +222,7 @@ def test_the_record_holder_asked_about_the_hundred_holds_six_six() -> None:
 
         for seed in range(30):
             play_random(SEA_GOAT, opts, seed, check)
-    assert asked > 10 and declined > 10
+    assert asked > 10 and declined > 10 and unasked > 10
 
 
 def consistent_deals(sampler: Sampler, view: SeatView) -> list[dict[int, int]]:

@@ -9,7 +9,8 @@ fitting tile, a knock only where knocking is: the rules say,
 :meth:`~kozel.layout.rules.Ruleset.knock_proves_void`; a Bykovo pass proves nothing), and the
 tiles that come before the first round's lead in the game's order of first leads were dealt
 to no hand, so a seat that has not drawn does not hold them; and Sea Goat's record holder
-asked about the hundred holds 6-6 until he lays it.
+asked about the hundred holds 6-6 until he lays it, while one who was not asked (and does not
+lead) was not dealt it.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def lacked_values(view: SeatView) -> list[int]:
 def known_voids(view: SeatView) -> list[int]:
     """For each seat, the mask of tiles it cannot hold now: the values it lacks
     (:func:`lacked_values`), and while it has not drawn, the tiles the first lead proves were
-    dealt to no hand (:func:`undealt_by_lead`)."""
+    dealt to no hand (:func:`undealt_by_lead`) and Sea Goat's 6-6 when it holds a record and
+    was not asked about the hundred (:func:`unasked_record_holders`)."""
     masks = []
     for values in lacked_values(view):
         mask = 0
@@ -86,12 +88,31 @@ def known_voids(view: SeatView) -> list[int]:
                 mask |= SUIT_MASK[v]
         masks.append(mask)
     undealt = undealt_by_lead(view)
-    if undealt:
+    unasked = unasked_record_holders(view)
+    if undealt or unasked:
         drew = {seat for seat, move, _ in view.history if isinstance(move, Draw)}
         for seat in range(len(masks)):
             if seat not in drew:  # its hand is what it was dealt, less what it laid
-                masks[seat] |= undealt
+                masks[seat] |= undealt | (1 << DOUBLE_OF[6] if seat in unasked else 0)
     return masks
+
+
+def unasked_record_holders(view: SeatView) -> list[int]:
+    """Sea Goat: the seats that may declare the hundred (their unit holds a record) and were
+    not asked about it although they do not lead: each was dealt no 6-6, since the record
+    holder dealt it is asked before the leader leads."""
+    if (
+        view.asking >= 0
+        or view.lead_why == "hundred"  # the asked record holder declared it
+        or any(type(move) is DeclineHundred for _, move, _ in view.history)
+    ):
+        return []
+    scoring = view.rules.scoring(view.opts)
+    return [
+        seat
+        for seat in range(len(view.hand_sizes))
+        if seat != view.leader and scoring.may_declare_hundred(view.sheet, seat)
+    ]
 
 
 def known_holdings(view: SeatView) -> list[int]:
