@@ -15,7 +15,7 @@ from kozel.core import TILE_NAMES, IllegalMove, InvalidOption, parse_tile
 from kozel.engine.errors import RecordError
 from kozel.games import ALL_GAMES, get_game, replay_game
 from kozel.simulate import play_match
-from kozel.trumps.bots import make_trumps_bot, sample_hands, voids
+from kozel.trumps.bots import HandSampler, make_trumps_bot, voids
 from kozel.trumps.game import TRUMPS
 from kozel.trumps.hand import TrumpsHand
 from kozel.trumps.match import TrumpsMatch, TrumpsOptions
@@ -391,8 +391,9 @@ def test_sampled_hands_respect_voids() -> None:
     view = trumps_view(match, 2)
     assert voids(view)[1] == {6}
     rng = random.Random(1)
+    sampler = HandSampler(view)
     for _ in range(20):
-        hands = sample_hands(view, rng)
+        hands = sampler.sample(rng)
         assert hands is not None and [len(h) for h in hands] == [6, 6, 7, 7]
         assert not any(follows(x, 6, 1) for x in hands[1])
         assert sorted([x for h in hands for x in h] + ts("5-6 1-1")) == list(range(28))

@@ -13,12 +13,12 @@
 - ``expert``: deals the 21 tiles it cannot see at random (24 times) and plays each deal out
   greedily with itself leading, once for each trump number; it bids the highest bid its pair
   takes in 70% of those deals with its best trumps (it passes when its partner holds the bid)
-  and, as the bidder, names the trumps with the best mean score (the bid rule applied). In
-  play it deals the unseen tiles 24 times at random, consistent with what is known (the suits
-  a player failed to follow, and the bidder read as holding at least three trumps when a few
-  tries allow it), plays each of its legal tiles followed by greedy play to the end of the
-  hand in every deal, and keeps the tile with the best mean score for its pair (what the pairs
-  record, the bid rule applied).
+  and, as the bidder, names the trumps with the best mean score (the bid rule applied). In play
+  it deals the unseen tiles 24 times at random, consistent with what is known (the suits a
+  player failed to follow, every deal they allow equally likely, and the bidder read as holding
+  at least three trumps when a few tries allow it), plays each of its legal tiles followed by
+  greedy play to the end of the hand in every deal, and keeps the tile with the best mean score
+  for its pair (what the pairs record, the bid rule applied).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from kozel.core import HIGH, IS_DOUBLE, LOW, TILE_COUNT, InvalidOption, Tile
+from kozel.core import HIGH, IS_DOUBLE, LOW, TILE_COUNT, InvalidOption, Tile, tiles_of
+from kozel.engine.dealing import VoidDeal
 from kozel.trumps.moves import MAX_BID, MIN_BID, PASS, Bid, Lay, NameTrumps, TrumpsMove
 from kozel.trumps.tiles import (
     COUNT,
@@ -193,49 +194,58 @@ def _allowed(t: Tile, void: set[int], trumps: int) -> bool:
     return HIGH[t] not in void  # it belongs to the suit of its higher half only
 
 
-def sample_hands(
-    view: TrumpsView, rng: random.Random, bidder_trumps: int = 3
-) -> list[list[Tile]] | None:
-    """The other seats' hands dealt at random from the unseen tiles, consistent with the
-    suits they failed to follow; the bidder (another seat) is given at least
-    ``bidder_trumps`` trumps in all (played ones counted) when a few tries allow it.
-    ``None`` when no consistent deal was found."""
-    assert view.seat is not None and view.trumps is not None
-    trumps = view.trumps
-    gone = _gone(view)
-    unseen = [t for t in range(TILE_COUNT) if not gone >> t & 1 and t not in view.hand]
-    in_trick = {seat for seat, _ in view.trick}
-    counts = [len(view.hand) - (s in in_trick) for s in range(SEATS)]
-    void = voids(view)
-    others = [s for s in range(SEATS) if s != view.seat]
-    shown_trumps = [0] * SEATS
-    for trick in (*view.played, view.trick):
-        for seat, t in trick:
-            shown_trumps[seat] += IS_TRUMP[trumps][t]
-    for attempt in range(20):
-        pool = unseen[:]
-        rng.shuffle(pool)
-        hands: list[list[Tile]] = [[] for _ in range(SEATS)]
-        order = sorted(others, key=lambda s: -len(void[s]))
-        ok = True
-        for s in order:
-            fits = [t for t in pool if _allowed(t, void[s], trumps)]
-            if len(fits) < counts[s]:
-                ok = False
+class HandSampler:
+    """Deals of the unseen tiles to the other three players for one view, consistent with
+    the suits they failed to follow, every such deal equally likely
+    (:class:`~kozel.engine.dealing.VoidDeal`; dealing one hand after another from a shuffled
+    pool, as before 7 December, is not uniform once two players have failed to follow)."""
+
+    def __init__(self, view: TrumpsView) -> None:
+        assert view.seat is not None and view.trumps is not None
+        self.view = view
+        self.seat = view.seat
+        trumps = view.trumps
+        gone = _gone(view)
+        unseen = [t for t in range(TILE_COUNT) if not gone >> t & 1 and t not in view.hand]
+        in_trick = {seat for seat, _ in view.trick}
+        void = voids(view)
+        self.others = [s for s in range(SEATS) if s != view.seat]
+        self.dealer = VoidDeal(
+            unseen,
+            [sum(1 << t for t in unseen if not _allowed(t, void[s], trumps)) for s in self.others],
+            [len(view.hand) - (s in in_trick) for s in self.others],
+        )
+        self.is_trump = IS_TRUMP[trumps]
+        self.shown_trumps = [0] * SEATS
+        for trick in (*view.played, view.trick):
+            for seat, t in trick:
+                self.shown_trumps[seat] += self.is_trump[t]
+
+    def sample(self, rng: random.Random, bidder_trumps: int = 3) -> list[list[Tile]] | None:
+        """The four hands (the viewer's own as it is); the bidder (another seat) is given at
+        least ``bidder_trumps`` trumps in all (played ones counted) when ten tries allow it.
+        ``None`` when no deal fits the failures to follow."""
+        if not self.dealer.consistent:
+            return None
+        hands = self._deal(rng)
+        bidder = self.view.bidder
+        if bidder is None or bidder == self.view.seat:
+            return hands
+        for _ in range(9):  # ten tries in all
+            if self.shown_trumps[bidder] + sum(self.is_trump[t] for t in hands[bidder]) >= (
+                bidder_trumps
+            ):
                 break
-            hands[s] = fits[: counts[s]]
-            for t in hands[s]:
-                pool.remove(t)
-        if not ok:
-            continue
-        bidder = view.bidder
-        if bidder is not None and bidder != view.seat and attempt < 10:
-            held = shown_trumps[bidder] + sum(IS_TRUMP[trumps][t] for t in hands[bidder])
-            if held < bidder_trumps:
-                continue
-        hands[view.seat] = list(view.hand)
+            hands = self._deal(rng)
         return hands
-    return None
+
+    def _deal(self, rng: random.Random) -> list[list[Tile]]:
+        dealt, _ = self.dealer.deal(rng)
+        hands: list[list[Tile]] = [[] for _ in range(SEATS)]
+        hands[self.seat] = list(self.view.hand)
+        for seat, mask in zip(self.others, dealt, strict=True):
+            hands[seat] = tiles_of(mask)
+        return hands
 
 
 def playout(
@@ -355,8 +365,9 @@ class ExpertTrumpsBot:
         taken = list(view.taken)
         totals = [0] * len(legal)
         worlds = 0
+        sampler = HandSampler(view)
         for _ in range(self.samples):
-            hands = sample_hands(view, self.rng)
+            hands = sampler.sample(self.rng)
             if hands is None:
                 break
             worlds += 1

@@ -15,9 +15,6 @@ lead) was not dealt it.
 
 from __future__ import annotations
 
-import bisect
-import math
-import operator
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +30,7 @@ from kozel.core import (
     Tile,
     tiles_of,
 )
+from kozel.engine.dealing import VoidDeal
 from kozel.layout.history import open_values as history_values
 from kozel.layout.history import walk
 from kozel.layout.views import SeatView
@@ -160,15 +158,10 @@ class World:
 
 
 class Sampler:
-    """Samples worlds for one view, each consistent deal of the unseen tiles equally likely.
-
-    The unseen tiles fall into classes by which of the other seats may hold them (the proven
-    voids). A world is dealt class by class: how many of a class's tiles go to each seat
-    allowed them is drawn in proportion to the number of whole deals that split leaves
-    possible (counted once per view and remembered), and which of the class's tiles they are
-    is drawn uniformly. What no hand takes is the bazaar, in a random order, and the reserve.
-    (Filling one hand after another from a shuffled pool is not uniform once two seats have
-    voids: a hand that leaves the next one fewer choices is dealt more often.)"""
+    """Samples worlds for one view, each consistent deal of the unseen tiles equally likely
+    (:class:`~kozel.engine.dealing.VoidDeal`: the unseen tiles grouped by which of the other
+    seats may hold them, each group split in proportion to the number of whole deals the
+    split leaves); what no hand takes is the bazaar, in a random order, and the reserve."""
 
     def __init__(self, view: SeatView, rng: random.Random) -> None:
         assert view.seat is not None
@@ -185,132 +178,26 @@ class Sampler:
         """Each seat's tiles it cannot hold (none for this seat: its hand is known)."""
         self.voids[self.me] = 0
         self.others = [s for s in range(len(view.hand_sizes)) if s != self.me]
-        self.needs = tuple(view.hand_sizes[s] - self.held[s].bit_count() for s in self.others)
-        everyone = (1 << len(self.others)) - 1
-        classes: dict[int, list[Tile]] = {}
-        for t in self.unseen:
-            allowed = sum(1 << i for i, s in enumerate(self.others) if not self.voids[s] >> t & 1)
-            classes.setdefault(allowed, []).append(t)
-        # the tiles anyone may hold last: their number of deals is a closed form
-        self.classes = sorted(classes.items(), key=lambda item: item[0] == everyone)
-        self.class_of = [0] * 28
-        for index, (_, tiles) in enumerate(self.classes):
-            for t in tiles:
-                self.class_of[t] = index
-        self.free = len(self.classes) - 1 if classes.get(everyone) else -1
-        """The index of the class anyone may hold (the last), or -1."""
-        self._splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]]
-        self._splits = {}
-        self.consistent = self._deals(0, self.needs) > 0
+        self.dealer = VoidDeal(
+            self.unseen,
+            [self.voids[s] for s in self.others],
+            [view.hand_sizes[s] - self.held[s].bit_count() for s in self.others],
+        )
+        self.consistent = self.dealer.consistent
         """False only if no deal fits the voids, which the rules make impossible; the voids
         are then ignored (:meth:`sample`)."""
 
-    def _deals(self, index: int, needs: tuple[int, ...]) -> int:
-        """How many deals of the classes from ``index`` on give each other seat its ``needs``
-        (the tiles left over going to the bazaar and the reserve)."""
-        if index == len(self.classes):
-            return 0 if any(needs) else 1
-        if index == self.free:
-            return _ways(len(self.classes[index][1]), needs)
-        return self._split_options(index, needs)[1][-1]
-
-    def _split_options(
-        self, index: int, needs: tuple[int, ...]
-    ) -> tuple[list[tuple[int, ...]], list[int]]:
-        """The ways class ``index`` can split among the seats it allows (counts in the order
-        of :attr:`others`), with the running total of the deals each leaves possible."""
-        key = (index, needs)
-        if key in self._splits:
-            return self._splits[key]
-        allowed, tiles = self.classes[index]
-        seats = [i for i in range(len(needs)) if allowed >> i & 1]
-        splits: list[tuple[int, ...]] = []
-        totals: list[int] = []
-        total = 0
-        for counts in _bounded(len(tiles), [needs[i] for i in seats]):
-            split = [0] * len(needs)
-            for i, c in zip(seats, counts, strict=True):
-                split[i] = c
-            left = tuple(map(operator.sub, needs, split))
-            ways = _ways(len(tiles), counts) * self._deals(index + 1, left)
-            if ways:
-                total += ways
-                splits.append(tuple(split))
-                totals.append(total)
-        if not totals:
-            totals.append(0)
-        self._splits[key] = (splits, totals)
-        return splits, totals
-
     def sample(self) -> World:
         """A world: a deal consistent with the proven voids, every such deal equally likely."""
-        rng = self.rng
-        pool = self.unseen[:]
-        rng.shuffle(pool)
         hands = self.held[:]
         hands[self.me] = self.view.hand_mask
-        if len(self.classes) == 1 or not self.consistent:  # no voids split them, or none fit
-            return self._deal(hands, pool)
-        class_of = self.class_of
-        grouped: list[list[Tile]] = [[] for _ in self.classes]
-        for t in pool:  # each group in a random order
-            grouped[class_of[t]].append(t)
-        needs = self.needs
-        rest: list[Tile] = []
-        for index, tiles in enumerate(grouped):
-            if index == self.free:
-                split = needs
-            else:
-                splits, totals = self._split_options(index, needs)
-                split = splits[bisect.bisect_right(totals, rng.randrange(totals[-1]))]
-                needs = tuple(map(operator.sub, needs, split))
-            at = 0
-            for seat, count in zip(self.others, split, strict=True):
-                for t in tiles[at : at + count]:
-                    hands[seat] |= 1 << t
-                at += count
-            rest += tiles[at:]
-        if self.view.bazaar_left:  # the groups' leftovers, drawn in a random order
-            rng.shuffle(rest)
-        return self._world(hands, rest)
-
-    def _deal(self, hands: list[int], pool: list[Tile]) -> World:
-        """The other seats' hands dealt in turn from ``pool`` (in a random order), the rest
-        left to the bazaar and the reserve."""
-        at = 0
-        for seat, need in zip(self.others, self.needs, strict=True):
-            for t in pool[at : at + need]:
-                hands[seat] |= 1 << t
-            at += need
-        return self._world(hands, pool[at:])
-
-    def _world(self, hands: list[int], rest: list[Tile]) -> World:
-        """The world of these hands, the tiles left over (in a random order) becoming the
-        bazaar and the reserve."""
+        dealt, rest = self.dealer.deal(self.rng)
+        for seat, mask in zip(self.others, dealt, strict=True):
+            hands[seat] |= mask
+        if self.dealer.grouped and self.view.bazaar_left:  # the groups' leftovers, drawn
+            self.rng.shuffle(rest)  # in a random order
         drawable = self.view.bazaar_left
         reserve = 0
         for t in rest[drawable:]:
             reserve |= 1 << t
         return World(hands, rest[:drawable], reserve)
-
-
-def _ways(count: int, parts: tuple[int, ...]) -> int:
-    """In how many ways groups of these sizes can be taken from ``count`` different tiles
-    (the rest left over); 0 when they need more."""
-    left = count - sum(parts)
-    if left < 0:
-        return 0
-    ways = math.factorial(count) // math.factorial(left)
-    for part in parts:
-        ways //= math.factorial(part)
-    return ways
-
-
-def _bounded(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
-    """Every tuple of counts, each at most its cap, whose sum is at most ``total``."""
-    if not caps:
-        yield ()
-        return
-    for first in range(min(caps[0], total) + 1):
-        for more in _bounded(total - first, caps[1:]):
-            yield (first, *more)
