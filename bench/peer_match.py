@@ -44,10 +44,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from strength import VARIANTS  # registers the expert's variants as levels (expert-c4 ...)
+from strength import VARIANTS
 
 from kozel.core import DOUBLE_OF, HIGH, LOW, PIPS, Knock, Move, Play, tile
 from kozel.games import BLOCK
+from kozel.layout.bots import Bot
+from kozel.layout.bots.expert import ExpertBot
 from kozel.layout.deal import Deal
 from kozel.layout.match import Match
 from kozel.simulate import unit_gains
@@ -228,6 +230,13 @@ class HandResult:
     """The seat that laid the hand's last tile (who went out, or who blocked the game)."""
 
 
+def kozel_bot(level: str, seed: int | None) -> Bot:
+    """A Kozel level of the club, or one of the expert's variants of bench/strength.py."""
+    if level in VARIANTS:
+        return ExpertBot(seed, tuning=VARIANTS[level])
+    return BLOCK.make_bot(level, seed)
+
+
 def peer_player(settings: Settings) -> Callable[[Any], None]:
     """The peer's player by name: it reorders ``game.valid_moves`` best first."""
     from dominoes import players
@@ -328,7 +337,7 @@ def play_hand(
     match.next_round(Deal(hands, ()))
     rnd = match.round
     game = peer_game(hands)
-    bots = {s: BLOCK.make_bot(settings.level, bot_seed * 8 + s) for s in kozel_seats}
+    bots = {s: kozel_bot(settings.level, bot_seed * 8 + s) for s in kozel_seats}
     peer = peer_player(settings)
     random.seed(bot_seed)  # the peer's players draw from the random module
     ours, theirs = Side(), Side()
@@ -572,7 +581,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     settings = Settings(
         args.level, args.peer, args.seed, args.early_sample, args.late_sample, args.early_tiles
     )
-    BLOCK.make_bot(settings.level)  # an unknown level fails here, before any work
+    kozel_bot(settings.level, None)  # an unknown level fails here, before any work
     done = load(args.out, settings) if args.out else {}
     todo = [] if args.report else [(settings, i) for i in range(args.deals) if i not in done]
     sink = args.out.open("a") if args.out else None

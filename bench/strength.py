@@ -96,8 +96,11 @@ def variant(tuning: Tuning) -> Callable[[int | None], Bot]:
     return lambda seed: ExpertBot(seed, tuning=tuning)
 
 
-for _name, _tuning in VARIANTS.items():
-    LEVELS.setdefault(_name, variant(_tuning))
+def register_variants() -> None:
+    """Make the variants levels that :func:`kozel.simulate.simulate` can seat (in this
+    process only: importing this module changes nothing)."""
+    for name, tuning in VARIANTS.items():
+        LEVELS.setdefault(name, variant(tuning))
 
 
 def _batch(args: tuple[Ruleset, Options, list[str], int, int]) -> Summary:
@@ -189,6 +192,7 @@ def main() -> None:
         "--partial", action="store_true", help="print the figures so far after every batch too"
     )
     args = parser.parse_args()
+    register_variants()
     names = args.games.replace("during", DURING_PLAY)
     for name in names.split(","):
         rules, opts = GAMES[name]

@@ -145,3 +145,15 @@ def test_a_run_resumes_from_its_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "3 duplicate deals (6 hands)" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="another run"):
         peer_match.main(["--level", "random", *args[2:], "--deals", "3"])
+
+
+def test_the_experts_variants_play_without_becoming_club_levels() -> None:
+    from kozel.core import InvalidOption
+    from kozel.layout.bots import LEVELS
+    from kozel.layout.bots.expert import ExpertBot
+
+    bot = peer_match.kozel_bot("expert-c1", 3)
+    assert isinstance(bot, ExpertBot) and bot.tuning.candidates == 1
+    assert "expert-c1" not in LEVELS  # importing the benches changed no level of the club
+    with pytest.raises(InvalidOption, match="expert-nonesuch"):
+        peer_match.kozel_bot("expert-nonesuch", 3)
