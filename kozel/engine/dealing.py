@@ -18,7 +18,7 @@ import operator
 import random
 from collections.abc import Iterator, Sequence
 
-from kozel.core import Tile
+from kozel.core import TILE_COUNT, Tile
 
 
 class VoidDeal:
@@ -36,7 +36,7 @@ class VoidDeal:
             classes.setdefault(allowed, []).append(t)
         # the tiles any hand may hold last: their number of deals is a closed form
         self.classes = sorted(classes.items(), key=lambda item: item[0] == everyone)
-        self.class_of = [0] * 28
+        self.class_of = [0] * TILE_COUNT
         for index, (_, members) in enumerate(self.classes):
             for t in members:
                 self.class_of[t] = index

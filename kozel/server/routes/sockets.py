@@ -307,9 +307,10 @@ async def table(websocket: WebSocket, game_id: int) -> None:
             return None
         if type(message) is not dict or message.get("type") != "move":
             return None
-        version, move = message.get("version"), message.get("move")
-        if type(version) is not int or type(move) is not dict:
+        fields = move_fields(message)
+        if fields is None:
             return None
+        version, move = fields
         verdict: asyncio.Future[Reply] | None = club.relay.submit_here(game_id, seat, move, version)
         return verdict
 
@@ -529,14 +530,15 @@ class TableMessage:
 
     async def _move(self, message: dict[str, Any]) -> None:
         assert self.seat is not None
-        version, move = message.get("version"), message.get("move")
-        if type(version) is not int or not isinstance(move, dict):
+        fields = move_fields(message)
+        if fields is None:
             await send_error(
                 self.websocket,
                 "bad_move",
                 'a move is {"type": "move", "version": N, "move": {...}}',
             )
             return
+        version, move = fields
         await self.answer_move(await self.club.relay.submit(self.game_id, self.seat, move, version))
 
     async def answer_move(self, reply: Reply) -> None:
@@ -598,6 +600,15 @@ class WholeStates:
                 **({"next_round": fields} if kind == "next_round" else fields),
             }
         return text
+
+
+def move_fields(message: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    """A move message's version and move, or ``None`` when it is not shaped as one (both
+    ways a move is read, :class:`Inbound`'s and :class:`TableMessage`'s, ask here)."""
+    version, move = message.get("version"), message.get("move")
+    if type(version) is not int or not isinstance(move, dict):
+        return None
+    return version, move
 
 
 def message_type(text: str | None, limit: int) -> Any:
