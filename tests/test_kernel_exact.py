@@ -10,6 +10,7 @@ import random
 import pytest
 
 from kozel.games import BLOCK, DONKEY, DRAW, GOAT, SEA_GOAT
+from kozel.layout.bots.expert import Budget, ExpertBot, Tuning
 from kozel.layout.bots.kernel import _kernel, pack_round, pack_scoring, to_kernel
 from kozel.layout.match import Match
 from kozel.layout.rules import Ruleset
@@ -99,3 +100,29 @@ def test_exact_search_gives_up_past_its_node_limit() -> None:
     values, nodes = _kernel.exact(pack_round(rnd), scoring, moves, 0.35, 50)
     assert values is None
     assert nodes == 51
+
+
+def test_the_expert_searches_every_world_exactly_below_its_tuning_tiles() -> None:
+    """With ``exact_tiles``, a decision with that many tiles or fewer left samples
+    ``exact_worlds`` worlds and searches each exactly, however large; above it, the usual
+    budget, and a world's search no larger than its playouts would be."""
+    tuning = Tuning(exact_tiles=20, exact_worlds=7)
+    low = high = 0
+    for seed in range(60):
+        match = position(BLOCK, {"players": 4, "teams": True}, seed, 17 + seed % 8)
+        if match is None or len(match.round.legal_moves()) < 2:
+            continue
+        rnd = match.round
+        view = match.view(rnd.turn)
+        left = sum(view.hand_sizes) + view.bazaar_left
+        bot = ExpertBot(seed, budget=Budget(worlds=5, playouts=4), tuning=tuning)
+        bot.analyse(view)
+        if left <= 20:
+            assert (bot.worlds, bot.exact_worlds) == (7, 7)
+            low += 1
+        else:
+            assert bot.worlds == 5 and bot.exact_worlds < 5  # too large for four playouts
+            high += 1
+        if low and high:
+            return
+    raise AssertionError(f"positions on both sides of the threshold: {low}, {high}")

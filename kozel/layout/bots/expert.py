@@ -97,6 +97,10 @@ class Tuning:
     our later decisions by the playout policy."""
     tree_patience: int = 0
     """Visits of a tree node before UCB chooses its move (the playout policy before)."""
+    exact_tiles: int = 0
+    """With this many tiles or fewer left in the hands and the bazaar, every world is searched
+    exactly whatever it costs, and a decision samples :attr:`exact_worlds` worlds; 0: never."""
+    exact_worlds: int = 0
 
 
 WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
@@ -160,6 +164,8 @@ class ExpertBot:
         totals = [0.0] * len(moves)
         worlds = 0
         budget = self._budget(view)
+        if 0 < sum(view.hand_sizes) + view.bazaar_left <= self.tuning.exact_tiles:
+            budget = Budget(worlds=self.tuning.exact_worlds, playouts=budget.playouts)
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if self.tuning.candidates > 1 else []
         weight = self._opponent_weight(view)
@@ -228,6 +234,8 @@ class ExpertBot:
         """The most positions an exact search of a world may visit: the tuning's factor
         times what its playouts would (playouts x moves x tiles left); 0: never search."""
         tiles_left = sum(view.hand_sizes) + view.bazaar_left
+        if tiles_left <= self.tuning.exact_tiles:
+            return 1 << 62
         return int(self.tuning.exact_factor * budget.playouts * moves * max(1, tiles_left))
 
     def _opponent_weight(self, view: SeatView) -> float:
