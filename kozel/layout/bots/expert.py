@@ -164,7 +164,7 @@ class ExpertBot:
         totals = [0.0] * len(moves)
         worlds = 0
         budget = self._budget(view)
-        if 0 < sum(view.hand_sizes) + view.bazaar_left <= self.tuning.exact_tiles:
+        if 0 < _tiles_left(view) <= self.tuning.exact_tiles:
             budget = Budget(worlds=self.tuning.exact_worlds, playouts=budget.playouts)
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if self.tuning.candidates > 1 else []
@@ -232,8 +232,9 @@ class ExpertBot:
 
     def _exact_node_limit(self, view: SeatView, budget: Budget, moves: int) -> int:
         """The most positions an exact search of a world may visit: the tuning's factor
-        times what its playouts would (playouts x moves x tiles left); 0: never search."""
-        tiles_left = sum(view.hand_sizes) + view.bazaar_left
+        times what its playouts would (playouts x moves x tiles left), no limit from the
+        tuning's :attr:`~Tuning.exact_tiles` down; 0: never search."""
+        tiles_left = _tiles_left(view)
         if tiles_left <= self.tuning.exact_tiles:
             return 1 << 62
         return int(self.tuning.exact_factor * budget.playouts * moves * max(1, tiles_left))
@@ -361,6 +362,11 @@ def _world_packer(view: SeatView) -> Callable[[World], StateTuple]:
         )
 
     return pack
+
+
+def _tiles_left(view: SeatView) -> int:
+    """The tiles still in the hands and the bazaar."""
+    return sum(view.hand_sizes) + view.bazaar_left
 
 
 def _add_playout_costs(
