@@ -27,7 +27,9 @@ run; ``--early-sample`` and ``--late-sample`` set how many deals it samples whil
 
 Results are appended to ``--out`` (JSON lines, one per deal) as they come, and a rerun with the
 same settings continues where the last one stopped (``--deals`` is the total wanted);
-``--report`` only summarises the deals already there.
+``--report`` only summarises the deals already there. ``--versus OTHER.jsonl`` (another run
+of the same seed, any level or samples) adds this run less that one, deal by deal on the deals
+both played, with 95% intervals.
 """
 
 from __future__ import annotations
@@ -460,16 +462,20 @@ def play_deal(args: tuple[Settings, int]) -> dict[str, Any]:
     }
 
 
-def load(path: Path, settings: Settings) -> dict[int, dict[str, Any]]:
-    """The deals already in ``path`` (for these settings; any other settings refuse)."""
+def load(path: Path, settings: Settings | None = None) -> dict[int, dict[str, Any]]:
+    """The deals already in ``path`` (for these settings, any other settings refusing; with
+    no settings, one run's deals, whatever its settings)."""
     done: dict[int, dict[str, Any]] = {}
     if not path.exists():
+        if settings is None:
+            raise SystemExit(f"{path}: no such file")
         return done
     for number, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
             continue
         data = json.loads(line)
-        if data.get("settings") != asdict(settings):
+        expected = asdict(settings) if settings else next(iter(done.values()), data)["settings"]
+        if data.get("settings") != expected:
             raise SystemExit(
                 f"{path}:{number} holds another run ({data.get('settings')}); give another --out"
             )
@@ -479,12 +485,46 @@ def load(path: Path, settings: Settings) -> dict[int, dict[str, Any]]:
     return done
 
 
+def per_deal(deal: dict[str, Any], key: str) -> float:
+    """A deal's figure: the mean of its two hands'."""
+    return sum(float(h[key]) for h in deal["hands"]) / 2
+
+
+def paired(deals: dict[int, dict[str, Any]], others: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """This run less another on the deals both played (the same seed deals the same hands),
+    deal by deal: the mean difference a hand with its 95% interval over those deals."""
+    common = sorted(deals.keys() & others.keys())
+    out: dict[str, Any] = {"deals": len(common)}
+    for key in ("kozel", "simple", "peer", "won"):
+        out[key] = mean_interval(
+            [per_deal(deals[i], key) - per_deal(others[i], key) for i in common]
+        )
+    return out
+
+
+def paired_report(other: dict[str, Any], result: dict[str, Any]) -> str:
+    def line(name: str, key: str, scale: float = 1.0) -> str:
+        mean, low, high = (x * scale for x in result[key])
+        return f"  {name:40} {mean:+7.2f}  [{low:+.2f}, {high:+.2f}]"
+
+    return "\n".join(
+        [
+            f"against {other['level']} (samples {other['early_sample']}/"
+            f"{other['late_sample']}) on the same {result['deals']} deals, this run less that "
+            "one, a hand, 95% interval over deals:",
+            line("Kozel's Block scoring", "kozel"),
+            line("simple", "simple"),
+            line("the peer's own scoring", "peer"),
+            line("hands won (% points)", "won", 100.0),
+        ]
+    )
+
+
 def summary(deals: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Per hand means over deals with their 95% intervals, and CPU per decision."""
     out: dict[str, Any] = {"deals": len(deals), "hands": 2 * len(deals)}
     for key in ("kozel", "simple", "peer", "won"):
-        per_deal = [sum(h[key] for h in d["hands"]) / 2 for d in deals]
-        out[key] = mean_interval(per_deal)
+        out[key] = mean_interval([per_deal(d, key) for d in deals])
     for side in ("ours", "theirs"):
         seconds = sum(h[side]["seconds"] for d in deals for h in d["hands"])
         decisions = sum(h[side]["decisions"] for d in deals for h in d["hands"])
@@ -577,11 +617,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--report", action="store_true", help="only summarise the deals already in --out"
     )
+    parser.add_argument(
+        "--versus",
+        type=Path,
+        default=None,
+        help="another run's --out file of the same seed: print this run less that one, "
+        "deal by deal on the deals both played",
+    )
     args = parser.parse_args(argv)
     settings = Settings(
         args.level, args.peer, args.seed, args.early_sample, args.late_sample, args.early_tiles
     )
     kozel_bot(settings.level, None)  # an unknown level fails here, before any work
+    others = load(args.versus) if args.versus else {}
+    other = next(iter(others.values()))["settings"] if others else asdict(settings)
+    if other["seed"] != settings.seed:  # (checked before any work too)
+        raise SystemExit(f"{args.versus} dealt seed {other['seed']}, not {settings.seed}")
     done = load(args.out, settings) if args.out else {}
     todo = [] if args.report else [(settings, i) for i in range(args.deals) if i not in done]
     sink = args.out.open("a") if args.out else None
@@ -615,6 +666,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     deals = [done[i] for i in sorted(done) if args.report or i < args.deals]
     result = summary(deals)
     print(report(settings, result))
+    if args.versus:
+        print(paired_report(other, paired({d["deal"]: d for d in deals}, others)))
     if args.json:
         print(json.dumps({"settings": asdict(settings), **result}))
 

@@ -147,6 +147,33 @@ def test_a_run_resumes_from_its_file(tmp_path: Path, capsys: pytest.CaptureFixtu
         peer_match.main(["--level", "random", *args[2:], "--deals", "3"])
 
 
+def test_two_runs_are_compared_deal_by_deal_on_the_deals_both_played() -> None:
+    def deal(number: int, kozel: tuple[float, float]) -> dict[str, object]:
+        hands = [{"kozel": k, "simple": 2 * k, "peer": 0.0, "won": 1.0} for k in kozel]
+        return {"deal": number, "hands": hands}
+
+    ours = {0: deal(0, (4.0, 2.0)), 1: deal(1, (0.0, 0.0)), 2: deal(2, (6.0, 6.0))}
+    theirs = {0: deal(0, (1.0, 1.0)), 1: deal(1, (-2.0, 0.0)), 3: deal(3, (9.0, 9.0))}
+    result = peer_match.paired(ours, theirs)
+    assert result["deals"] == 2  # deals 2 and 3 were played by one run only
+    assert result["kozel"] == mean_interval([3.0 - 1.0, 0.0 - (-1.0)])
+    assert result["simple"][0] == 3.0 and result["peer"][0] == result["won"][0] == 0.0
+
+
+def test_a_report_against_another_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--peer", "random", "--seed", "2", "--deals", "2"]
+    peer_match.main(["--level", "greedy", *args, "--out", str(tmp_path / "a.jsonl")])
+    peer_match.main(["--level", "random", *args, "--out", str(tmp_path / "b.jsonl")])
+    capsys.readouterr()
+    versus = ["--versus", str(tmp_path / "a.jsonl")]
+    peer_match.main(["--level", "random", *args, "--out", str(tmp_path / "b.jsonl"), *versus])
+    assert "against greedy (samples 5/10) on the same 2 deals" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="dealt seed 2, not 3"):
+        peer_match.main(["--level", "random", "--peer", "random", "--seed", "3", *versus])
+    with pytest.raises(SystemExit, match="no such file"):
+        peer_match.main(["--level", "random", *args, "--versus", str(tmp_path / "c.jsonl")])
+
+
 def test_the_experts_variants_play_without_becoming_club_levels() -> None:
     from kozel.core import InvalidOption
     from kozel.layout.bots import LEVELS
