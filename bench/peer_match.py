@@ -503,19 +503,15 @@ def paired(deals: dict[int, dict[str, Any]], others: dict[int, dict[str, Any]]) 
 
 
 def paired_report(other: dict[str, Any], result: dict[str, Any]) -> str:
-    def line(name: str, key: str, scale: float = 1.0) -> str:
-        mean, low, high = (x * scale for x in result[key])
-        return f"  {name:40} {mean:+7.2f}  [{low:+.2f}, {high:+.2f}]"
-
     return "\n".join(
         [
             f"against {other['level']} (samples {other['early_sample']}/"
             f"{other['late_sample']}) on the same {result['deals']} deals, this run less that "
             "one, a hand, 95% interval over deals:",
-            line("Kozel's Block scoring", "kozel"),
-            line("simple", "simple"),
-            line("the peer's own scoring", "peer"),
-            line("hands won (% points)", "won", 100.0),
+            interval_line("Kozel's Block scoring", result["kozel"]),
+            interval_line("simple", result["simple"]),
+            interval_line("the peer's own scoring", result["peer"]),
+            interval_line("hands won (% points)", result["won"], 100.0),
         ]
     )
 
@@ -553,11 +549,12 @@ def ends(deals: Sequence[dict[str, Any]]) -> dict[str, tuple[int, tuple[float, f
     return {name: (len(xs), mean_interval(xs)) for name, xs in sorted(groups.items())}
 
 
-def report(settings: Settings, result: dict[str, Any]) -> str:
-    def line(name: str, triple: tuple[float, float, float], scale: float = 1.0) -> str:
-        mean, low, high = (x * scale for x in triple)
-        return f"  {name:40} {mean:+7.2f}  [{low:+.2f}, {high:+.2f}]"
+def interval_line(name: str, triple: tuple[float, float, float], scale: float = 1.0) -> str:
+    mean, low, high = (x * scale for x in triple)
+    return f"  {name:40} {mean:+7.2f}  [{low:+.2f}, {high:+.2f}]"
 
+
+def report(settings: Settings, result: dict[str, Any]) -> str:
     ours, theirs = result["ours"], result["theirs"]
     ratio = theirs[0] / ours[0] if ours[0] else math.inf
     return "\n".join(
@@ -567,13 +564,15 @@ def report(settings: Settings, result: dict[str, Any]) -> str:
             f"{settings.early_tiles} tiles), team Block, {result['deals']} duplicate deals "
             f"({result['hands']} hands), seed {settings.seed}",
             "  points a hand, Kozel pair less peer pair, 95% interval over deals:",
-            line("Kozel's Block scoring", result["kozel"]),
-            line("simple (winners take opponents' pips)", result["simple"]),
-            line("the peer's own scoring", result["peer"]),
-            line("hands won by the Kozel pair (%)", result["won"], 100.0).replace("+", " "),
+            interval_line("Kozel's Block scoring", result["kozel"]),
+            interval_line("simple (winners take opponents' pips)", result["simple"]),
+            interval_line("the peer's own scoring", result["peer"]),
+            interval_line("hands won by the Kozel pair (%)", result["won"], 100.0).replace(
+                "+", " "
+            ),
             "  by how the hands ended (hands; Kozel's scoring, 95% interval over hands):",
             *(
-                line(f"  {name} ({count})", points)
+                interval_line(f"  {name} ({count})", points)
                 for name, (count, points) in result["ends"].items()
             ),
             f"  CPU per decision: Kozel {ours[0] * 1000:.1f} ms ({ours[1]} decisions), "
@@ -631,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     kozel_bot(settings.level, None)  # an unknown level fails here, before any work
     others = load(args.versus) if args.versus else {}
     other = next(iter(others.values()))["settings"] if others else asdict(settings)
-    if other["seed"] != settings.seed:  # (checked before any work too)
+    if other["seed"] != settings.seed:  # before any deal is played
         raise SystemExit(f"{args.versus} dealt seed {other['seed']}, not {settings.seed}")
     done = load(args.out, settings) if args.out else {}
     todo = [] if args.report else [(settings, i) for i in range(args.deals) if i not in done]
