@@ -476,8 +476,9 @@ def load(path: Path, settings: Settings | None = None) -> dict[int, dict[str, An
         data = json.loads(line)
         expected = asdict(settings) if settings else next(iter(done.values()), data)["settings"]
         if data.get("settings") != expected:
+            advice = "give another --out" if settings else "its lines are of two runs"
             raise SystemExit(
-                f"{path}:{number} holds another run ({data.get('settings')}); give another --out"
+                f"{path}:{number} holds another run ({data.get('settings')}); {advice}"
             )
         if "disagreement" in data:
             raise SystemExit(f"{path}:{number}: the engines disagreed: {data['disagreement']}")

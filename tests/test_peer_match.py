@@ -170,6 +170,10 @@ def test_a_report_against_another_run(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "against greedy (samples 5/10) on the same 2 deals" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="dealt seed 2, not 3"):
         peer_match.main(["--level", "random", "--peer", "random", "--seed", "3", *versus])
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text((tmp_path / "a.jsonl").read_text() + (tmp_path / "b.jsonl").read_text())
+    with pytest.raises(SystemExit, match=r"mixed\.jsonl:3 holds another run.*two runs"):
+        peer_match.main(["--level", "random", *args, "--versus", str(mixed)])
     with pytest.raises(SystemExit, match="no such file"):
         peer_match.main(["--level", "random", *args, "--versus", str(tmp_path / "c.jsonl")])
 
