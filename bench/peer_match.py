@@ -470,11 +470,12 @@ def load(path: Path, settings: Settings | None = None) -> dict[int, dict[str, An
         if settings is None:
             raise SystemExit(f"{path}: no such file")
         return done
+    expected = asdict(settings) if settings else None
     for number, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
             continue
         data = json.loads(line)
-        expected = asdict(settings) if settings else next(iter(done.values()), data)["settings"]
+        expected = expected or data.get("settings")  # without settings: the first line's
         if data.get("settings") != expected:
             advice = "give another --out" if settings else "its lines are of two runs"
             raise SystemExit(

@@ -164,7 +164,7 @@ class ExpertBot:
         totals = [0.0] * len(moves)
         worlds = 0
         budget = self._budget(view)
-        if 0 < _tiles_left(view) <= self.tuning.exact_tiles:
+        if self._searches_every_world(view):
             budget = Budget(worlds=self.tuning.exact_worlds, playouts=budget.playouts)
         deadline = time.perf_counter() + budget.seconds if budget.seconds else None
         decisions = past_decisions(view) if self.tuning.candidates > 1 else []
@@ -234,10 +234,14 @@ class ExpertBot:
         """The most positions an exact search of a world may visit: the tuning's factor
         times what its playouts would (playouts x moves x tiles left), no limit from the
         tuning's :attr:`~Tuning.exact_tiles` down; 0: never search."""
-        tiles_left = _tiles_left(view)
-        if tiles_left <= self.tuning.exact_tiles:
+        if self._searches_every_world(view):
             return 1 << 62
-        return int(self.tuning.exact_factor * budget.playouts * moves * max(1, tiles_left))
+        tiles = max(1, _tiles_left(view))
+        return int(self.tuning.exact_factor * budget.playouts * moves * tiles)
+
+    def _searches_every_world(self, view: SeatView) -> bool:
+        """Whether this decision searches every world exactly (:attr:`Tuning.exact_tiles`)."""
+        return 0 < _tiles_left(view) <= self.tuning.exact_tiles
 
     def _opponent_weight(self, view: SeatView) -> float:
         """How much a point charged to an opponent is worth to us in this game: the tuning's
