@@ -12,7 +12,8 @@ orjson), so that the load generator is not the bottleneck; their CPU is reported
 servers'.
 
 Every player moves with its first legal move: ``--pace human`` after thinking a uniform
-0.5-1.5 s (a person's pace: a table moves about once a second), ``--pace instant`` at once
+0.5-1.5 s (a person's pace: a table moves about once a second; ``--think LO,HI`` sets other
+bounds, to measure a move's cost at another pace of moves), ``--pace instant`` at once
 (the throughput). It measures the time from sending a move to the moment all four seats of
 its table received the state that follows (for every move sent while none of its table's was
 pending: at ``--pace instant`` the next seat moves before the others have the state, and
@@ -320,7 +321,8 @@ class Players:
         self.setup_gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
     def think(self) -> float:
-        return self.rng.uniform(*THINK_SECONDS) if self.config["pace"] == "human" else 0.0
+        low, high = self.config["think"]
+        return self.rng.uniform(low, high) if self.config["pace"] == "human" else 0.0
 
     async def open_game(self, guests: list[Guest]) -> int:
         """Seat four guests at a new table: one creates a request, three join it."""
@@ -631,6 +633,7 @@ async def run_once(
                     "servers": [{"url": s.url, "ws": s.ws} for s in servers],
                     "tables": list(range(c, tables, count)),
                     "pace": pace,
+                    "think": args.think,
                     "seconds": args.seconds,
                     "game": args.game,
                     "loss_limit": args.loss_limit,
@@ -720,6 +723,7 @@ async def run_once(
     return {
         "processes": processes,
         "pace": pace,
+        "think": args.think if pace == "human" else None,
         "tables": tables,
         "sockets": sum(r["sockets"] for r in reports),
         "db": db.split(":", 1)[0],
@@ -753,13 +757,21 @@ async def run_once(
     }
 
 
+def pace_label(result: dict[str, Any]) -> str:
+    """The pace, with its thinking time when it is not a person's."""
+    think = result.get("think")
+    if result["pace"] != "human" or not think or tuple(think) == THINK_SECONDS:
+        return str(result["pace"])
+    return f"human, thinking {think[0]:g}-{think[1]:g} s"
+
+
 def line(result: dict[str, Any]) -> str:
     pauses = ", ".join(
         f"{name} {c['n']}, {c['longest_ms']:.0f}"
         for name, c in result.get("collections", {}).items()
     )
     return (
-        f"{result['processes']} process(es), {result['pace']}, {result['tables']} tables "
+        f"{result['processes']} process(es), {pace_label(result)}, {result['tables']} tables "
         f"({result['sockets']} sockets, {result['db']}, {result['pubsub']}) opened in "
         f"{result['setup_seconds']:.0f} s ({result['setup_server_cpu_ms_per_table']:.0f} ms of "
         "server CPU a table): "
@@ -893,6 +905,17 @@ async def opening_steps(args: argparse.Namespace) -> dict[str, float]:
             server.stop()
 
 
+def think_bounds(text: str) -> tuple[float, float]:
+    """``LO,HI`` seconds of thinking, 0 <= LO <= HI."""
+    try:
+        low, high = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not LO,HI (seconds)") from None
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"{text!r}: thinking needs 0 <= LO <= HI")
+    return low, high
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--client":
         uvloop.run(Players(json.loads(sys.argv[2])).run())
@@ -901,6 +924,14 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, choices=[1, 2, 4])
     parser.add_argument("--pace", default="instant", choices=["human", "instant"])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables")
+    parser.add_argument(
+        "--think",
+        type=think_bounds,
+        default=THINK_SECONDS,
+        metavar="LO,HI",
+        help="with --pace human: each move after a uniform LO-HI seconds (default "
+        f"{THINK_SECONDS[0]:g},{THINK_SECONDS[1]:g}, a person's pace)",
+    )
     parser.add_argument("--matrix", action="store_true", help="1, 2, 4 processes x both paces")
     parser.add_argument("--human-tables", type=int, default=TARGET_HUMAN_TABLES)
     parser.add_argument("--instant-tables", type=int, default=200)
