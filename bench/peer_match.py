@@ -332,8 +332,10 @@ def play_hand(
     kozel_seats: tuple[int, int],
     settings: Settings,
     bot_seed: int,
+    watch: Callable[[Match, int], None] | None = None,
 ) -> HandResult:
-    """One hand: the Kozel level at ``kozel_seats``, the peer at the others."""
+    """One hand: the Kozel level at ``kozel_seats``, the peer at the others. ``watch``, if
+    given, sees the match before each decision of a Kozel seat (bench/inference.py)."""
     opts = BLOCK.options({"players": PLAYERS, "teams": True})
     match = Match(BLOCK, opts, seed=bot_seed)
     match.next_round(Deal(hands, ()))
@@ -365,6 +367,8 @@ def play_hand(
         seat = rnd.turn
         if seat in kozel_seats:
             if len(legal) > 1:
+                if watch is not None:
+                    watch(match, seat)
                 start = time.process_time()
                 move = bots[seat].choose(match.view(seat))
                 ours.seconds += time.process_time() - start

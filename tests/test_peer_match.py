@@ -188,3 +188,29 @@ def test_the_experts_variants_play_without_becoming_club_levels() -> None:
     assert "expert-c1" not in LEVELS  # importing the benches changed no level of the club
     with pytest.raises(InvalidOption, match="expert-nonesuch"):
         peer_match.kozel_bot("expert-nonesuch", 3)
+
+
+def test_a_watcher_sees_each_decision_of_the_kozel_seats_before_it_is_made() -> None:
+    """bench/inference.py reads the real hands through ``watch``: it is called for every
+    Kozel decision (two or more legal moves), at the deciding seat, before the move."""
+    settings = Settings(level="greedy", peer="random", seed=5)
+    seen: list[tuple[int, int]] = []
+
+    def watch(match: peer_match.Match, seat: int) -> None:
+        assert match.round.turn == seat and len(match.round.legal_moves()) > 1
+        seen.append((seat, len(match.view(seat).history)))
+
+    result = peer_match.play_hand(deal_of(5, 0), (1, 3), settings, 11, watch)
+    assert len(seen) == result.ours.decisions > 0
+    assert {seat for seat, _ in seen} <= {1, 3}
+    assert [moves for _, moves in seen] == sorted(moves for _, moves in seen)
+
+
+def test_the_inference_diagnostic_reads_the_peer_match() -> None:
+    import inference
+
+    tally = inference.Tally([1, 4], worlds=5)
+    inference.measure_peer("random", 1, 5, tally)
+    assert tally.positions > 0
+    for line in tally.lines():
+        assert 0 < float(line["partner"]) < 1 and 0 < float(line["opponents"]) < 1
