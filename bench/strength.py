@@ -89,6 +89,7 @@ VARIANTS: dict[str, Tuning] = {
     "expert-t": Tuning(tree=0.7),
     "expert-tp": Tuning(tree=0.2, tree_patience=16),
     "expert-pe24": Tuning(exact_tiles=24, exact_worlds=100),
+    "expert-pe26": Tuning(exact_tiles=26, exact_worlds=40),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 
