@@ -124,10 +124,7 @@ def measure_peer(peer: str, deals: int, seed: int, tally: Tally) -> None:
         tally.position(match.view(seat), list(match.round.hands))
 
     for index in range(deals):
-        hands = peer_match.deal_of(seed, index)
-        base = seed * 1_000_003 + index * 2
-        peer_match.play_hand(hands, (0, 2), settings, base, watch)
-        peer_match.play_hand(hands, (1, 3), settings, base + 1, watch)
+        peer_match.play_both(settings, index, watch)
         print(f"deal {index + 1}/{deals}: {tally.positions} positions", file=sys.stderr)
 
 

@@ -449,14 +449,23 @@ def check_result(result: Any, end: HandEnd) -> None:
 # --- a run -------------------------------------------------------------------------------
 
 
+def play_both(
+    settings: Settings, index: int, watch: Callable[[Match, int], None] | None = None
+) -> tuple[HandResult, HandResult]:
+    """Deal ``index`` played twice: the Kozel pair in seats 0+2, then in 1+3."""
+    hands = deal_of(settings.seed, index)
+    base = settings.seed * 1_000_003 + index * 2
+    return (
+        play_hand(hands, (0, 2), settings, base, watch),
+        play_hand(hands, (1, 3), settings, base + 1, watch),
+    )
+
+
 def play_deal(args: tuple[Settings, int]) -> dict[str, Any]:
     """Both hands of deal ``index``; the JSON line of the results file."""
     settings, index = args
-    hands = deal_of(settings.seed, index)
-    base = settings.seed * 1_000_003 + index * 2
     try:
-        first = play_hand(hands, (0, 2), settings, base)
-        second = play_hand(hands, (1, 3), settings, base + 1)
+        first, second = play_both(settings, index)
     except Disagreement as problem:
         return {"deal": index, "settings": asdict(settings), "disagreement": str(problem)}
     return {
