@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from kozel.server.settings import Settings
 from tests.server.conftest import RunningServer
@@ -23,6 +23,12 @@ from tests.server.conftest import RunningServer
 CHROMIUM = os.environ.get("KOZEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+
+expect.set_options(timeout=20_000)
+"""Every expectation waits as long as an action does (the context's default below), not
+Playwright's 5 s: on a machine with no CPU to spare a password log-in, hashed at the lowest
+priority (tests/server/test_hashing.py), once took longer than 5 s and failed two tests
+that expected the page after it. A met expectation returns at once whatever the timeout."""
 
 
 def running_club(
