@@ -644,6 +644,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     kozel_bot(settings.level, None)  # an unknown level fails here, before any work
     others = load(args.versus) if args.versus else {}
+    if args.versus and not others:  # nothing to compare with, nor whose run it was
+        raise SystemExit(f"{args.versus} holds no deal")
     other = next(iter(others.values()))["settings"] if others else asdict(settings)
     if other["seed"] != settings.seed:  # before any deal is played
         raise SystemExit(f"{args.versus} dealt seed {other['seed']}, not {settings.seed}")

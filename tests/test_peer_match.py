@@ -176,6 +176,9 @@ def test_a_report_against_another_run(tmp_path: Path, capsys: pytest.CaptureFixt
         peer_match.main(["--level", "random", *args, "--versus", str(mixed)])
     with pytest.raises(SystemExit, match="no such file"):
         peer_match.main(["--level", "random", *args, "--versus", str(tmp_path / "c.jsonl")])
+    (tmp_path / "empty.jsonl").write_text("\n")
+    with pytest.raises(SystemExit, match=r"empty\.jsonl holds no deal"):
+        peer_match.main(["--level", "random", *args, "--versus", str(tmp_path / "empty.jsonl")])
 
 
 def test_the_experts_variants_play_without_becoming_club_levels() -> None:
