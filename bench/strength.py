@@ -15,8 +15,9 @@ bot should score more: a ratio above 1).
 
 ``expert-0`` is the expert as it was before the exact endgame search and before it counted the
 opponents in full in the two-unit races (weight 0.35 everywhere), ``expert-x`` the expert with
-the search but the old weight, and ``expert-w1`` the expert that counts the opponents' points in
-full in every game, ``expert-e20`` the expert whose exact search may visit twenty times the
+the search but the old weight, ``expert-w1`` the expert that counts the opponents' points in
+full in every game (``expert-w5`` and ``expert-w2``: at 0.5 and 0.2 where the expert counts
+0.35), ``expert-e20`` the expert whose exact search may visit twenty times the
 positions its playouts would (so it searches from about 22 tiles left in team Block, not 16),
 ``expert-c4`` the expert that drew its worlds from four candidates each, not sixteen
 (``expert-c1``: one each, no inference from the other seats' plays), ``expert-t`` the expert
@@ -83,6 +84,8 @@ VARIANTS: dict[str, Tuning] = {
     "expert-0": Tuning(exact_factor=0.0, two_unit_race_weight=None),
     "expert-x": Tuning(two_unit_race_weight=None),
     "expert-w1": Tuning(opponent_weight=1.0),
+    "expert-w5": Tuning(opponent_weight=0.5),
+    "expert-w2": Tuning(opponent_weight=0.2),
     "expert-e20": Tuning(exact_factor=20.0),
     "expert-c4": Tuning(candidates=4),
     "expert-c1": Tuning(candidates=1),
