@@ -17,6 +17,10 @@ the queue's, their futures) is made again for every message and lives until the 
 seconds later. At 1,000 tables those chains were a third of the objects the cyclic garbage
 collector's young collections had to look at, and each such collection stopped every table
 for 100 to 175 ms (docs/benchmarks.md).
+
+And it pings only a client that has been silent: uvicorn's keepalive pings every socket at
+every interval, and a socket that has just written a move needs no proof that its client is
+there (:meth:`Protocol.send_keepalive_ping`).
 """
 
 from __future__ import annotations
@@ -80,6 +84,30 @@ class Protocol(WebSocketsSansIOProtocol):
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [_Negotiation()]
         self.on_message: Callable[[str | None], bool] | None = None
+        self.heard = 0
+        """Reads from the client so far (any data: messages, pings, pongs)."""
+        self.heard_at_ping = 0
+        """:attr:`heard` when the keepalive's timer last fired."""
+
+    def data_received(self, data: bytes) -> None:
+        self.heard += 1
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        """uvicorn pings every socket every ``ws_ping_interval`` seconds and closes it when
+        the pong is late: a client gone without a word (a phone out of reach) is found so.
+        A client that has written since the timer last fired is not gone: it is not pinged
+        then, and the timer is set again. At 1,000 tables every socket moves every few
+        seconds, and the pings (200 a second, each a write and a pong to read) went for
+        nothing (docs/benchmarks.md)."""
+        silent = self.heard == self.heard_at_ping
+        self.heard_at_ping = self.heard
+        if silent:
+            super().send_keepalive_ping()
+            return
+        self.ping_timer = None
+        if not self.close_sent and not self.transport.is_closing():
+            self.schedule_ping()
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)

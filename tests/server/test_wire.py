@@ -9,16 +9,22 @@ import json
 import time
 import weakref
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import uvicorn
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     ClientPerMessageDeflateFactory,
     PerMessageDeflate,
 )
-from websockets.frames import TEXT, Frame
+from websockets.frames import PING, TEXT, Frame
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 from websockets.sync.client import connect
 from websockets.typing import ExtensionParameter
+from websockets.uri import parse_uri
 
 from kozel.server.wire import PLAIN_BELOW, Protocol, SmallMessagesPlain, _Negotiation
 from tests.server.client import Player, play_to_the_end
@@ -142,3 +148,94 @@ def test_a_closed_socket_is_freed_by_reference_counting(server: RunningServer) -
         assert ours[0]() is None
     finally:
         gc.enable()
+
+
+class Clock:
+    """An event loop's timers without time passing: :meth:`fire` runs the earliest."""
+
+    def __init__(self) -> None:
+        self.timers: list[tuple[float, Callable[[], None], Handle]] = []
+
+    def time(self) -> float:
+        return 0.0
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Handle:
+        handle = Handle()
+        self.timers.append((delay, callback, handle))
+        return handle
+
+    def fire(self) -> float:
+        """Run the earliest live timer; its delay."""
+        live = [timer for timer in self.timers if not timer[2].cancelled]
+        delay, callback, handle = min(live, key=lambda timer: timer[0])
+        self.timers.remove((delay, callback, handle))
+        callback()
+        return delay
+
+
+class Handle:
+    cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Transport:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def get_extra_info(self, name: str) -> None:
+        return None
+
+    def pause_reading(self) -> None:
+        pass
+
+
+def test_a_client_that_wrote_since_the_last_ping_is_not_pinged() -> None:
+    """The keepalive pings a socket only when the client has been silent for a whole
+    interval; one that writes (its moves, the browser's own pings) is never pinged, and a
+    silent one still is and still has to answer."""
+    config = uvicorn.Config(lambda scope, receive, send: None, ws_ping_interval=20.0)
+    config.load()
+    clock = Clock()
+    protocol = Protocol(config, ServerState(), {}, _loop=clock)
+    transport = Transport()
+    protocol.connection_made(transport)  # type: ignore[arg-type]
+    protocol.conn = ServerProtocol(state=State.OPEN)  # as after the handshake
+    protocol.handshake_complete = True
+    client = ClientProtocol(parse_uri("ws://club/ws/lobby"), state=State.OPEN)
+
+    def client_says(send: Callable[[], None]) -> None:
+        send()
+        protocol.data_received(b"".join(client.data_to_send()))
+
+    def pings() -> list[Frame]:
+        client.receive_data(b"".join(transport.written))
+        transport.written.clear()
+        return [e for e in client.events_received() if isinstance(e, Frame) and e.opcode == PING]
+
+    protocol.start_keepalive()
+    for _ in range(3):  # the client writes within every interval: no ping, the timer again
+        client_says(lambda: client.send_text(b'{"type":"ping"}'))
+        assert clock.fire() == 20.0
+        assert pings() == []
+    assert clock.fire() == 20.0  # a silent interval: pinged
+    assert len(pings()) == 1
+    assert protocol.pong_timer is not None  # and closed if it does not answer in time
+    client_says(lambda: None)  # the client answered the ping (its protocol did)
+    assert protocol.pong_timer is None and protocol.pending_ping_payload is None
+    assert clock.fire() == 20.0  # the pong was heard in that interval
+    assert pings() == []
+    assert clock.fire() == 20.0
+    assert len(pings()) == 1
+    assert not transport.closed
