@@ -1,6 +1,7 @@
 """The WebSocket wire (kozel.server.wire): a small message goes out uncompressed, a large one
 compressed, on one connection whose compressor keeps its history; a real client reads both;
-a closed socket's objects are freed without the cyclic collector."""
+a closed socket's objects are freed without the cyclic collector; the keepalive pings only a
+client that has been silent."""
 
 from __future__ import annotations
 
