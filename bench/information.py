@@ -1,0 +1,104 @@
+"""What the hidden tiles cost the expert, by how far the round has gone.
+
+At every decision of seat 0 with two or more legal moves in games of Goat (four players,
+default options) between greedy players, the expert decides as it does in play, from worlds
+drawn from what the seat has seen, and an oracle decides by the same search in the real deal
+(every world the true one: what the expert would play if it saw every hand). The oracle's
+values of the two choices give the expert's loss at that position: what the oracle expects
+the expert's move to cost more than its own, in the expert's objective (its own charge less
+0.35 of the others' mean, the Goat's penalty included). Positions are grouped by the tiles
+left in the hands; for each group the share of positions where the two choose differently and
+the mean loss a position.
+
+    .venv/bin/python bench/information.py --games 20
+
+A diagnostic, not a bot's strength: docs/bots.md says what it showed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from kozel.games import GOAT
+from kozel.layout.bots.expert import ExpertBot
+from kozel.layout.bots.greedy import GreedyBot
+from kozel.layout.bots.sampling import Sampler, World
+from kozel.layout.match import Match
+from kozel.layout.views import SeatView, view_for
+
+if TYPE_CHECKING:
+    from kozel._kernel import DecisionTuple, ModelTuple
+
+GROUPS = ((22, 28), (15, 21), (8, 14), (2, 7))
+"""Tiles left in the hands, inclusive bounds, the round's start first."""
+
+
+class Oracle(ExpertBot):
+    """The expert whose every world is the real deal."""
+
+    def __init__(self, real: World, seed: int) -> None:
+        super().__init__(seed)
+        self.real = real
+
+    def _worlds(
+        self,
+        view: SeatView,
+        sampler: Sampler,
+        model: ModelTuple,
+        decisions: list[DecisionTuple],
+        count: int,
+    ) -> list[World]:
+        return [World(list(self.real.hands), [], self.real.reserve) for _ in range(count)]
+
+
+def measure(games: int) -> dict[tuple[int, int], list[tuple[bool, float]]]:
+    """Per group of tiles left, at each position whether the expert chose another move than
+    the oracle, and its loss."""
+    opts = GOAT.options()
+    losses: dict[tuple[int, int], list[tuple[bool, float]]] = defaultdict(list)
+    positions = 0
+    for seed in range(games):
+        match = Match(GOAT, opts, seed)
+        bots = [GreedyBot() for _ in range(opts.players)]
+        while not match.over:
+            rnd = match.next_round()
+            while not rnd.over:
+                view = view_for(match, rnd.turn)
+                if rnd.turn == 0 and len(rnd.legal_moves()) > 1:
+                    positions += 1
+                    chosen = ExpertBot(seed=positions).choose(view)
+                    real = World(list(rnd.hands), [], 0)
+                    ranked = Oracle(real, positions).analyse(view)
+                    value = dict(ranked)[chosen]
+                    left = sum(view.hand_sizes)
+                    group = next(g for g in GROUPS if g[0] <= left <= g[1])
+                    losses[group].append((chosen != ranked[0][0], value - ranked[0][1]))
+                match.push(bots[rnd.turn].choose(view))
+        print(f"game {seed + 1}/{games}: {positions} positions", file=sys.stderr)
+    return losses
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6)
+    args = parser.parse_args()
+    losses = measure(args.games)
+    total = sum(loss for group in losses.values() for _, loss in group)
+    for group in GROUPS:
+        seen = losses.get(group, [])
+        line = {
+            "tiles_left": f"{group[0]}-{group[1]}",
+            "positions": len(seen),
+            "differ": round(sum(differ for differ, _ in seen) / max(1, len(seen)), 3),
+            "mean_loss": round(sum(loss for _, loss in seen) / max(1, len(seen)), 3),
+            "share_of_the_loss": round(sum(loss for _, loss in seen) / max(1e-9, total), 3),
+        }
+        print(json.dumps(line))
+
+
+if __name__ == "__main__":
+    main()
