@@ -8,9 +8,10 @@ values of the two choices give the expert's loss at that position: what the orac
 the expert's move to cost more than its own, in the expert's objective (its own charge less
 0.35 of the others' mean, the Goat's penalty included). Positions are grouped by the tiles
 left in the hands; for each group the share of positions where the two choose differently and
-the mean loss a position.
+the mean loss a position. ``--worlds`` gives the expert more (or fewer) worlds a decision than
+its 200: how much of its loss more samples of the same worlds would win back.
 
-    .venv/bin/python bench/information.py --games 20
+    .venv/bin/python bench/information.py --games 40 [--worlds 800]
 
 A diagnostic, not a bot's strength: docs/bots.md says what it showed.
 """
@@ -24,7 +25,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from kozel.games import GOAT
-from kozel.layout.bots.expert import ExpertBot
+from kozel.layout.bots.expert import Budget, ExpertBot
 from kozel.layout.bots.greedy import GreedyBot
 from kozel.layout.bots.sampling import Sampler, World
 from kozel.layout.match import Match
@@ -55,22 +56,24 @@ class Oracle(ExpertBot):
         return [World(list(self.real.hands), [], self.real.reserve) for _ in range(count)]
 
 
-def measure(games: int) -> dict[tuple[int, int], list[tuple[bool, float]]]:
-    """Per group of tiles left, at each position whether the expert chose another move than
-    the oracle, and its loss."""
+def measure(
+    games: int, budget: Budget | None = None
+) -> dict[tuple[int, int], list[tuple[bool, float]]]:
+    """Per group of tiles left, at each position whether the expert (on ``budget``, else its
+    own) chose another move than the oracle, and its loss."""
     opts = GOAT.options()
     losses: dict[tuple[int, int], list[tuple[bool, float]]] = defaultdict(list)
     positions = 0
     for seed in range(games):
         match = Match(GOAT, opts, seed)
-        bots = [GreedyBot() for _ in range(opts.players)]
+        bots = [GreedyBot(seed * opts.players + seat) for seat in range(opts.players)]
         while not match.over:
             rnd = match.next_round()
             while not rnd.over:
                 view = view_for(match, rnd.turn)
                 if rnd.turn == 0 and len(rnd.legal_moves()) > 1:
                     positions += 1
-                    chosen = ExpertBot(seed=positions).choose(view)
+                    chosen = ExpertBot(seed=positions, budget=budget).choose(view)
                     real = World(list(rnd.hands), [], 0)
                     ranked = Oracle(real, positions).analyse(view)
                     value = dict(ranked)[chosen]
@@ -85,8 +88,14 @@ def measure(games: int) -> dict[tuple[int, int], list[tuple[bool, float]]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
+    parser.add_argument(
+        "--worlds",
+        type=int,
+        default=None,
+        help="the expert's worlds a decision (its own budget: 200; the oracle keeps it)",
+    )
     args = parser.parse_args()
-    losses = measure(args.games)
+    losses = measure(args.games, Budget(worlds=args.worlds) if args.worlds else None)
     total = sum(loss for group in losses.values() for _, loss in group)
     for group in GROUPS:
         seen = losses.get(group, [])
