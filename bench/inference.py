@@ -104,7 +104,7 @@ def measure(games: int, tally: Tally) -> None:
     opts = GOAT.options()
     for seed in range(games):
         match = Match(GOAT, opts, seed)
-        bots = [GreedyBot() for _ in range(opts.players)]
+        bots = [GreedyBot(seed * opts.players + seat) for seat in range(opts.players)]
         while not match.over:
             rnd = match.next_round()
             while not rnd.over:
