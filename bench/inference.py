@@ -30,6 +30,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import kozel.layout.bots.expert as expert
@@ -99,8 +100,10 @@ class Tally:
         return out
 
 
-def measure(games: int, tally: Tally) -> None:
-    """Games of Goat between greedy players, seat 0 watched."""
+def seat_zero_choices(games: int) -> Iterator[tuple[int, SeatView, list[int]]]:
+    """Games of Goat (four players, default options) between seeded greedy players: at each
+    decision of seat 0 with two or more legal moves, the game's number, the seat's view and
+    the real hands (tile masks by seat). The same ``games`` give the same positions."""
     opts = GOAT.options()
     for seed in range(games):
         match = Match(GOAT, opts, seed)
@@ -110,8 +113,14 @@ def measure(games: int, tally: Tally) -> None:
             while not rnd.over:
                 view = view_for(match, rnd.turn)
                 if rnd.turn == 0 and len(rnd.legal_moves()) > 1:
-                    tally.position(view, list(rnd.hands))
+                    yield seed, view, list(rnd.hands)
                 match.push(bots[rnd.turn].choose(view))
+
+
+def measure(games: int, tally: Tally) -> None:
+    """Games of Goat between greedy players, seat 0 watched."""
+    for _, view, hands in seat_zero_choices(games):
+        tally.position(view, hands)
 
 
 def measure_peer(peer: str, deals: int, seed: int, tally: Tally) -> None:

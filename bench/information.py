@@ -1,15 +1,16 @@
 """What the hidden tiles cost the expert, by how far the round has gone.
 
 At every decision of seat 0 with two or more legal moves in games of Goat (four players,
-default options) between greedy players, the expert decides as it does in play, from worlds
-drawn from what the seat has seen, and an oracle decides by the same search in the real deal
-(every world the true one: what the expert would play if it saw every hand). The oracle's
-values of the two choices give the expert's loss at that position: what the oracle expects
-the expert's move to cost more than its own, in the expert's objective (its own charge less
-0.35 of the others' mean, the Goat's penalty included). Positions are grouped by the tiles
-left in the hands; for each group the share of positions where the two choose differently and
-the mean loss a position. ``--worlds`` gives the expert more (or fewer) worlds a decision than
-its 200: how much of its loss more samples of the same worlds would win back.
+default options) between greedy players (bench/inference.py's positions), the expert decides
+as it does in play, from worlds drawn from what the seat has seen, and an oracle decides by
+the same search in the real deal (every world the true one: what the expert would play if it
+saw every hand). The oracle's values of the two choices give the expert's loss at that
+position: what the oracle expects the expert's move to cost more than its own, in the
+expert's objective (its own charge less 0.35 of the others' mean, the Goat's penalty
+included). Positions are grouped by the tiles left in the hands; for each group the share of
+positions where the two choose differently and the mean loss a position. ``--worlds`` gives
+the expert more (or fewer) worlds a decision than its 200: how much of its loss more samples
+of the same worlds would win back.
 
     .venv/bin/python bench/information.py --games 40 [--worlds 800]
 
@@ -24,12 +25,11 @@ import sys
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from kozel.games import GOAT
+from inference import seat_zero_choices
+
 from kozel.layout.bots.expert import Budget, ExpertBot
-from kozel.layout.bots.greedy import GreedyBot
 from kozel.layout.bots.sampling import Sampler, World
-from kozel.layout.match import Match
-from kozel.layout.views import SeatView, view_for
+from kozel.layout.views import SeatView
 
 if TYPE_CHECKING:
     from kozel._kernel import DecisionTuple, ModelTuple
@@ -61,27 +61,16 @@ def measure(
 ) -> dict[tuple[int, int], list[tuple[bool, float]]]:
     """Per group of tiles left, at each position whether the expert (on ``budget``, else its
     own) chose another move than the oracle, and its loss."""
-    opts = GOAT.options()
     losses: dict[tuple[int, int], list[tuple[bool, float]]] = defaultdict(list)
-    positions = 0
-    for seed in range(games):
-        match = Match(GOAT, opts, seed)
-        bots = [GreedyBot(seed * opts.players + seat) for seat in range(opts.players)]
-        while not match.over:
-            rnd = match.next_round()
-            while not rnd.over:
-                view = view_for(match, rnd.turn)
-                if rnd.turn == 0 and len(rnd.legal_moves()) > 1:
-                    positions += 1
-                    chosen = ExpertBot(seed=positions, budget=budget).choose(view)
-                    real = World(list(rnd.hands), [], 0)
-                    ranked = Oracle(real, positions).analyse(view)
-                    value = dict(ranked)[chosen]
-                    left = sum(view.hand_sizes)
-                    group = next(g for g in GROUPS if g[0] <= left <= g[1])
-                    losses[group].append((chosen != ranked[0][0], value - ranked[0][1]))
-                match.push(bots[rnd.turn].choose(view))
-        print(f"game {seed + 1}/{games}: {positions} positions", file=sys.stderr)
+    for number, (game, view, hands) in enumerate(seat_zero_choices(games), 1):
+        chosen = ExpertBot(seed=number, budget=budget).choose(view)
+        ranked = Oracle(World(hands, [], 0), number).analyse(view)
+        value = dict(ranked)[chosen]
+        left = sum(view.hand_sizes)
+        group = next(g for g in GROUPS if g[0] <= left <= g[1])
+        losses[group].append((chosen != ranked[0][0], value - ranked[0][1]))
+        print(f"\rgame {game + 1}/{games}: {number} positions", end="", file=sys.stderr)
+    print(file=sys.stderr)
     return losses
 
 
