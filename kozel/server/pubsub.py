@@ -39,6 +39,15 @@ class PubSub(Protocol):
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
 
+    def listening_here(self, channel: str) -> bool:
+        """Whether a subscriber of this process listens to ``channel``."""
+        ...
+
+    async def listened_elsewhere(self, channels: list[str]) -> list[bool]:
+        """For each channel, whether another process may be listening to it now (never
+        ``False`` when one is: a subscription on its way counts as one)."""
+        ...
+
     async def ping(self) -> bool: ...
 
     async def close(self) -> None: ...
@@ -108,11 +117,21 @@ class MemoryPubSub:
                 if not subs:
                     del self.channels[channel]
 
+    def listening_here(self, channel: str) -> bool:
+        return bool(self.channels.get(channel))
+
+    async def listened_elsewhere(self, channels: list[str]) -> list[bool]:
+        return [False] * len(channels)  # there is no other process
+
     async def ping(self) -> bool:
         return True
 
     async def close(self) -> None:
         self.channels.clear()
+
+
+_ANSWERS = (b"subscribe", b"unsubscribe")
+"""Redis's answers to a subscription and its end."""
 
 
 class _Listener:
@@ -124,6 +143,10 @@ class _Listener:
     def __init__(self, connection: Any) -> None:
         self.connection = connection
         self.feeds: dict[str, set[Inbox]] = {}
+        self.unanswered: dict[str, int] = {}
+        """Per channel, the SUBSCRIBE and UNSUBSCRIBE commands Redis has not answered yet."""
+        self.changes: dict[str, int] = {}
+        """Per channel, how many of those commands were ever sent."""
         self.alive = True
         self.task: asyncio.Task[None] | None = None
 
@@ -155,6 +178,15 @@ class _Listener:
             raise ConnectionError("the connection to the pub/sub was lost")
         # the command is written before the first await: commands go out in call order
         await self.connection.send_command(*command, check_health=False)
+        if command[0] in ("SUBSCRIBE", "UNSUBSCRIBE"):
+            for channel in command[1:]:
+                self.unanswered[channel] = self.unanswered.get(channel, 0) + 1
+                self.changes[channel] = self.changes.get(channel, 0) + 1
+
+    def subscribed(self, channel: str) -> bool:
+        """Redis has this connection among the channel's subscribers: the channel has local
+        subscribers and Redis has answered every (un)subscription of it."""
+        return channel in self.feeds and not self.unanswered.get(channel)
 
     async def _read(self) -> None:
         try:
@@ -166,6 +198,13 @@ class _Listener:
                         text = reply[2].decode()
                         for feed in list(feeds):
                             feed.put(text)
+                elif isinstance(reply, list) and reply and reply[0] in _ANSWERS:
+                    channel = reply[1].decode()
+                    left = self.unanswered.get(channel, 0) - 1
+                    if left > 0:
+                        self.unanswered[channel] = left
+                    else:
+                        self.unanswered.pop(channel, None)
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -269,6 +308,27 @@ class RedisPubSub:
                 with contextlib.suppress(Exception):  # Redis may be the reason we leave
                     await listener.send("UNSUBSCRIBE", channel)
 
+    def listening_here(self, channel: str) -> bool:
+        listener = self.listener
+        return listener is not None and listener.alive and bool(listener.feeds.get(channel))
+
+    async def listened_elsewhere(self, channels: list[str]) -> list[bool]:
+        """Redis's count of each channel's subscribers (``PUBSUB NUMSUB``), less this
+        process's own connection where it surely was one of them while Redis counted: it
+        was subscribed, answered, before the count was asked and nothing changed since."""
+        listener = self.listener
+        before = {}
+        if listener is not None and listener.alive:
+            before = {c: listener.changes.get(c, 0) for c in channels if listener.subscribed(c)}
+        counts = {
+            (name.decode() if isinstance(name, bytes) else str(name)): int(count)
+            for name, count in await self.client.pubsub_numsub(*channels)
+        }
+        mine = set()
+        if listener is not None and listener is self.listener and listener.alive:
+            mine = {c for c, sent in before.items() if listener.changes.get(c, 0) == sent}
+        return [counts.get(c, 0) - (c in mine) > 0 for c in channels]
+
     async def ping(self) -> bool:
         try:
             async with asyncio.timeout(2):
@@ -310,6 +370,12 @@ class Namespaced:
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]:
         return self.inner.subscribe(self.prefix + channel)
+
+    def listening_here(self, channel: str) -> bool:
+        return self.inner.listening_here(self.prefix + channel)
+
+    async def listened_elsewhere(self, channels: list[str]) -> list[bool]:
+        return await self.inner.listened_elsewhere([self.prefix + c for c in channels])
 
     async def ping(self) -> bool:
         return await self.inner.ping()

@@ -87,18 +87,23 @@ def test_only_the_seats_heard_of_elsewhere_go_through_redis(db_url: str) -> None
 
 
 @needs_redis
-def test_a_table_claimed_from_storage_sends_everything_through_redis(db_url: str) -> None:
+def test_a_table_claimed_from_storage_asks_redis_who_listens_elsewhere(db_url: str) -> None:
     """Sockets elsewhere may have followed a table under its former owner: a table claimed
-    (not born here) sends every seat's messages through Redis."""
+    (not born here) asks Redis which of its channels another process listens to and sends
+    only those through it; its own process's subscriber is not counted as another's."""
 
     async def scenario() -> None:
         async with two_nodes(db_url, REDIS, round_pause_seconds=0) as (a, b):
             row = await stored_game(a)
-            async with b.pubsub.subscribe(seat_channel(row.id, None)) as there:
+            async with (
+                b.pubsub.subscribe(seat_channel(row.id, None)) as there,
+                a.pubsub.subscribe(seat_channel(row.id, 1)) as here,
+            ):
                 await asyncio.sleep(0.05)
                 table = await a.claims.open_table(row)
-                assert table.far is None
+                assert table.far == {None}
                 await alices_turn(table)
                 assert (await versions(there, table.version))[-1] == table.version
+                assert (await versions(here, table.version))[-1] == table.version
 
     asyncio.run(scenario())

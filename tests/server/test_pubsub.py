@@ -187,3 +187,65 @@ def test_a_whole_game_through_redis(tmp_path: Path) -> None:
         replay_layout(http_get(f"{server.url}/api/games/{table['game_id']}/record").json())
     finally:
         server.stop()
+
+
+@needs_redis
+def test_redis_says_which_channels_another_process_listens_to() -> None:
+    """A table claimed from storage asks which of its channels another process listens to
+    (``listened_elsewhere``): Redis's count less this process's own subscription, counted
+    only once Redis has confirmed it and nothing has changed since; in one process, none."""
+
+    async def scenario() -> list[list[bool]]:
+        here, there = RedisPubSub(REDIS), RedisPubSub(REDIS)
+        prefix = f"test:{os.getpid()}:"
+        mine, theirs, both, nobodys = (prefix + n for n in ("mine", "theirs", "both", "no"))
+        channels = [mine, theirs, both, nobodys]
+        seen: list[list[bool]] = []
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                await stack.enter_async_context(here.subscribe(mine))
+                await stack.enter_async_context(here.subscribe(both))
+                await stack.enter_async_context(there.subscribe(theirs))
+                await stack.enter_async_context(there.subscribe(both))
+                await asyncio.sleep(0.1)  # Redis confirms subscriptions asynchronously
+                seen.append(await here.listened_elsewhere(channels))
+                seen.append(await there.listened_elsewhere(channels))
+            await asyncio.sleep(0.1)
+            seen.append(await here.listened_elsewhere(channels))
+        finally:
+            await here.close()
+            await there.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [
+        [False, True, True, False],
+        [True, False, True, False],
+        [False, False, False, False],
+    ]
+    memory = MemoryPubSub()
+    assert asyncio.run(memory.listened_elsewhere(["a", "b"])) == [False, False]
+
+
+@needs_redis
+def test_an_unconfirmed_subscription_of_its_own_is_not_taken_off_the_count() -> None:
+    """A subscription Redis has not answered yet might not be in its count: this process
+    does not take itself off it, so another process's subscriber is never missed (the
+    answer errs towards sending through Redis)."""
+
+    async def scenario() -> list[bool]:
+        here, there = RedisPubSub(REDIS), RedisPubSub(REDIS)
+        channel = f"test:{os.getpid()}:unconfirmed"
+        try:
+            async with there.subscribe(channel):
+                await asyncio.sleep(0.1)
+                # a subscriber here whose SUBSCRIBE Redis has not processed: the count (1)
+                # is the other process's alone, and taking one off it would miss that one
+                listener = await here._listening()
+                listener.add(channel, Inbox())
+                listener.unanswered[channel] = 1
+                return await here.listened_elsewhere([channel])
+        finally:
+            await here.close()
+            await there.close()
+
+    assert asyncio.run(scenario()) == [True]
