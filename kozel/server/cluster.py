@@ -16,6 +16,11 @@ in its ``games.owner``, holding its **fencing token** ``games.fence``.
   only what it stored).
 - A node whose heartbeat fails for a whole lease gives up its tables by itself, and a node
   that finds its name taken by a newer process (``incarnation``) does the same.
+- A table **follows its players**: when every socket of it is in one other node, its owner
+  hands it over there (the same compare-and-set, naming that node) and tells it to claim
+  the table at once (:meth:`Claims.follow <kozel.server.club.claims.Claims.follow>`). A
+  balancer that sends every socket of a table to one process (docs/deploy.md) so spares its
+  moves and messages the trips through Redis.
 
 Commands for a table owned by another node (a seat's move, a full state) travel over the
 pub/sub to the owner's channel ``node:<name>`` and the answer comes back on the sender's
@@ -154,6 +159,22 @@ class Ownership:
             if not result.rowcount:  # type: ignore[attr-defined]
                 return None
             return await session.get(Game, game_id)
+
+    async def hand_over(self, game_id: int, fence: int, node: str) -> bool:
+        """Give a table this node runs under ``fence`` to ``node`` (which claims it under the
+        next token): True when stored. From then on this node's copy can store nothing."""
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Game)
+                .where(
+                    Game.id == game_id,
+                    Game.fence == fence,
+                    Game.owner == self.name,
+                    Game.status == "playing",
+                )
+                .values(owner=node, fence=fence + 1)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
 
     async def fences(self, game_ids: list[int]) -> dict[int, int]:
         """The fencing token each of these tables holds now."""

@@ -5,6 +5,7 @@ players and the table's own timers all send commands; only the table's task acts
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -23,6 +24,12 @@ class Reply:
     reason: str = ""
     """Why a move is ``illegal`` (IllegalMove's code), filled in by ``params``."""
     params: dict[str, str | int] = field(default_factory=dict)
+
+
+def moved(reply: Reply) -> bool:
+    """The table left this process while the command waited (:data:`MOVED`): nothing was
+    done, and the command may be sent again to the table's new owner."""
+    return reply.code == "unavailable" and reply.message == MOVED
 
 
 class TablePart(Protocol):
@@ -117,6 +124,16 @@ class RematchOver:
     offer: RematchOffer
 
 
+@dataclass
+class HandOver:
+    """Give the table to another process, which has every socket of it (this one has none):
+    ``move`` stores the change of owner and answers whether it did; ``done`` says whether
+    the table left (it does not while a round is not under way)."""
+
+    move: Callable[[], Awaitable[bool]]
+    done: asyncio.Future[bool]
+
+
 Command = (
     MoveCommand
     | Timeout
@@ -128,6 +145,7 @@ Command = (
     | SeedsClosed
     | Rematch
     | RematchOver
+    | HandOver
 )
 Asked = MoveCommand | Vote | Seed | Rematch
 """The commands whose sender waits for a :class:`Reply` (``done``)."""

@@ -52,6 +52,7 @@ from kozel.server.table_commands import (
     Asked,
     Command,
     Deal,
+    HandOver,
     MoveCommand,
     Next,
     Presence,
@@ -146,11 +147,13 @@ class Table:
         the next event's patches); ``None`` until the table has built them."""
         self._owned: tuple[list[dict[str, Any]], list[dict[str, None]]] | None = None
         """The states last sent, with the members each one's view does not share."""
+        self.started = time.monotonic()
+        """When this process started running the table (:meth:`start`)."""
         self.far: set[int | None] | None = None
         """The seats (``None``: the spectators) that another process may have sockets of:
         their messages go through the pub/sub, the others' only to this process's own
         sockets (:meth:`heard_from_afar`). ``None``: every seat's (a table claimed from
-        storage: sockets elsewhere may have followed it under its former owner)."""
+        storage whose listeners elsewhere are not known: :meth:`learn_far`)."""
 
     # --- rebuilding and starting ------------------------------------------------------------
 
@@ -160,8 +163,48 @@ class Table:
             self._apply(event.kind, event.data)
             self.version = event.version
 
+    async def learn_far(self) -> None:
+        """Before a table claimed from storage starts: which of its channels another process
+        listens to (sockets that followed its former owner), so that only their messages go
+        through the pub/sub. Should the pub/sub not say, every seat's message goes there.
+        (Before the table runs, no socket elsewhere has asked it for its state: one that
+        subscribes after the count asks it, and is heard then.)"""
+        seats: list[int | None] = [*range(self.opts.players), None]
+        try:
+            elsewhere = await self.pubsub.listened_elsewhere(
+                [seat_channel(self.id, seat) for seat in seats]
+            )
+        except Exception as error:
+            log.warning("table %s: its listeners elsewhere are unknown: %s", self.id, error)
+            return
+        self.far = {seat for seat, there in zip(seats, elsewhere, strict=True) if there}
+
+    def followed(self, here: str) -> str | None:
+        """The one other process that has every socket of this table's people while this
+        one (``here``) has none of its sockets: the table would run better there (no move
+        and no message would cross the pub/sub). Only while a round is under way: between
+        rounds and before the first deal, people's seeds and presses live in memory."""
+        if self.status != "playing" or self._needs_deal() or self.far is None:
+            return None
+        seats: list[int | None] = [*range(self.opts.players), None]
+        if any(self.pubsub.listening_here(seat_channel(self.id, s)) for s in seats):
+            return None
+        now = time.monotonic()
+        nodes = {n for n, (linked, until) in self.presence.links.items() if linked and until > now}
+        if len(nodes) != 1 or here in nodes:
+            return None
+        return nodes.pop()
+
+    async def hand_over(self, move: Callable[[], Awaitable[bool]]) -> bool:
+        """Leave this process once every command before is done (:class:`HandOver`):
+        ``move`` stores the new owner. True when the table left."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        await self.queue.put(HandOver(move, done))
+        return await done
+
     async def start(self, last_event_at: float | None = None, grace: float = 10.0) -> None:
         """Run the actor; deal if nothing is dealt yet; start the clock and the bots."""
+        self.started = time.monotonic()
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         if self.status != "playing":
             return
@@ -428,6 +471,8 @@ class Table:
         if self.status == "lost":
             if asked is not None and not asked.done.done():
                 asked.done.set_result(Reply(False, "unavailable", MOVED))
+            if isinstance(command, HandOver):
+                command.done.set_result(False)
             return
         try:
             reply: Reply | None
@@ -474,6 +519,14 @@ class Table:
                 return await self.rematch.answer(seat, accept)
             case RematchOver(offer=offer):
                 await self.rematch.expire(offer)
+            case HandOver(move=move, done=done):
+                moved = False
+                try:
+                    moved = self.status == "playing" and not self._needs_deal() and await move()
+                finally:
+                    done.set_result(moved)
+                if moved:
+                    self.lose()  # the commands queued after this one are answered "moved"
         return None
 
     def lose(self) -> None:

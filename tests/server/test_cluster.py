@@ -4,6 +4,7 @@
   connected to either plays at a table the other runs.
 - A table whose process dies is taken over by another within a few seconds, with no accepted
   move lost; the dead process, started again, does not take it back.
+- A table whose every socket is in another process is handed over there, losing nothing.
 - A stale owner (a process that lost its table without knowing) can store nothing.
 - Two clubs on one Redis hear nothing of each other.
 - Redis away: health says so, changes are refused before anything is saved, sockets are
@@ -118,8 +119,10 @@ def test_a_dead_owner_is_taken_over_and_not_taken_back(
     alice_b.http.cookies = alice.http.cookies
     alice_b.csrf = alice.csrf
     accepted: list[dict[str, Any]] = []
-    with alice_b.socket(game_id) as sock:
+    # her page open on a too: a table with no socket in its process would follow her to b
+    with alice.socket(game_id), alice_b.socket(game_id) as sock:
         play_some(sock, 6, accepted)
+        assert owners(b, alice_b).get(game_id) == "a"
         a.kill()
         killed = time.monotonic()
         while owners(b, alice_b).get(game_id) != "b":
@@ -147,14 +150,59 @@ def test_a_dead_owner_is_taken_over_and_not_taken_back(
     asyncio.run(check_fences(postgres_url, game_id))
 
 
+def test_a_table_follows_its_player_to_the_process_her_socket_is_in(
+    two: tuple[Server, Server], postgres_url: str
+) -> None:
+    """Every socket of a table in another process: the table is handed over there, and the
+    game goes on through the handover without a move refused or lost."""
+    a, b = two
+    alice = Player(a.url, a.ws)
+    assert alice.register("alice").status_code == 200
+    game_id = alice.post(
+        "/api/play/computer",
+        {"game": "goat", "options": {"players": 3}, "level": "greedy", "seconds_per_move": 60},
+    ).json()["game_id"]
+    assert owners(a, alice) == {game_id: "a"}
+    alice_b = Player(b.url, b.ws)
+    alice_b.http.cookies = alice.http.cookies
+    alice_b.csrf = alice.csrf
+    accepted: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
+    with alice_b.socket(game_id) as sock:
+        play_some(sock, 2, accepted, refused)
+        started = time.monotonic()
+        while owners(b, alice_b).get(game_id) != "b":  # she thinks; her table moves to b
+            assert time.monotonic() - started < 20, "the table stayed where no socket is"
+            time.sleep(0.1)
+        final = play_some(sock, None, accepted, refused)
+    assert final["status"] == "finished"
+    assert refused == []
+    record = http_get(f"{b.url}/api/games/{game_id}/record").json()
+    replay_layout(record)
+    mine = [
+        {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
+        for rnd in record["rounds"]
+        for entry in rnd["moves"]
+        if entry["seat"] == 0
+    ]
+    assert mine == accepted
+    asyncio.run(check_fences(postgres_url, game_id))
+
+
 def timeless(state: dict[str, Any]) -> dict[str, Any]:
     """A state without the time left on its clock (counted when a message is made)."""
     return {k: v for k, v in state.items() if k != "clock"}
 
 
-def play_some(sock: Any, moves: int | None, accepted: list[dict[str, Any]]) -> dict[str, Any]:
+def play_some(
+    sock: Any,
+    moves: int | None,
+    accepted: list[dict[str, Any]],
+    refused: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Play seat 0's first legal moves (all, with ``None``), resending a move the table could
-    not take while it changed owner; returns the last state."""
+    not take while it changed owner (the refusals kept in ``refused``); returns the last
+    state."""
     last: dict[str, Any] = {"version": -1}
     pending: tuple[int, dict[str, Any]] | None = None
     made = 0
@@ -167,6 +215,8 @@ def play_some(sock: Any, moves: int | None, accepted: list[dict[str, Any]]) -> d
             continue
         if message["type"] == "error":
             assert message["code"] in ("unavailable", "stale"), message
+            if refused is not None:
+                refused.append(message)
             pending = None
             time.sleep(0.3)
             sock.send(json.dumps({"type": "sync"}))

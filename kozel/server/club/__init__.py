@@ -86,7 +86,10 @@ class Club:
             after_claims=self._after_claims,
             tournament_moved_on=self._tournament_moved_on,
             sockets_here=self.relay.announcer.seats,
+            tell=self.relay.tell,
         )
+        self.relay.on_take = self.claims.take
+        self.relay.on_linked = self.claims.follow
         self.new_games = NewGames(services, self.claims)
         self.tournaments = Tournaments(services, self.claims, self.new_games)
         self.lobby = Lobby(services, self.claims, self.new_games, self.tournaments)

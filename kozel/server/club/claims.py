@@ -26,7 +26,8 @@ class Claims:
     What a table asks of the club's other parts is wired by ``wire`` (a rematch, a
     tournament's step); ``after_claims`` runs after each round of claims (tournaments left
     without a game), ``tournament_moved_on`` after a tournament's game ended here;
-    ``sockets_here`` gives this process's seat sockets of a game (presence)."""
+    ``sockets_here`` gives this process's seat sockets of a game (presence); ``tell(node,
+    request)`` sends another node a request (that it should take a table handed over)."""
 
     def __init__(
         self,
@@ -36,6 +37,7 @@ class Claims:
         after_claims: Callable[[], Awaitable[None]],
         tournament_moved_on: Callable[[int], Coroutine[Any, Any, None]],
         sockets_here: Callable[[int], list[int]],
+        tell: Callable[[str, dict[str, Any]], Awaitable[object]],
     ) -> None:
         self.services = services
         self.tables = services.tables
@@ -45,7 +47,10 @@ class Claims:
         self.after_claims = after_claims
         self.tournament_moved_on = tournament_moved_on
         self.sockets_here = sockets_here
+        self.tell = tell
         self._claiming: set[int] = set()
+        self._moving: set[int] = set()
+        self._settling: set[int] = set()
         self._closing: set[asyncio.Task[None]] = set()
 
     async def keep(self) -> None:
@@ -129,8 +134,9 @@ class Claims:
                 await self.claim(candidate)
         await self.after_claims()
 
-    async def claim(self, candidate: Claimable) -> Table | None:
-        """Claim one table and run it here: ``None`` when another node has it."""
+    async def claim(self, candidate: Claimable, grace: float | None = None) -> Table | None:
+        """Claim one table and run it here: ``None`` when another node has it. The seat to
+        move gets at least ``grace`` seconds (by default the club's restart grace)."""
         game_id = candidate.game_id
         if game_id in self._claiming or game_id in self.tables:
             return self.tables.get(game_id)
@@ -143,20 +149,31 @@ class Claims:
                 log.info(
                     "took over game %s from %s (fence %s)", game_id, candidate.owner, row.fence
                 )
-            return await self._run(row, await load_events(self.services.reads, game_id))
+            return await self._run(row, await load_events(self.services.reads, game_id), grace)
         finally:
             self._claiming.discard(game_id)
 
-    async def _run(self, row: Game, events: list[GameEvent], born_here: bool = False) -> Table:
+    async def _run(
+        self,
+        row: Game,
+        events: list[GameEvent],
+        grace: float | None = None,
+        born_here: bool = False,
+    ) -> Table:
         """Run a game this node holds, from its stored events. A game ``born_here`` has no
-        socket in another process yet: each will say so (:meth:`Table.heard_from_afar`)."""
+        socket in another process yet: each will say so (:meth:`Table.heard_from_afar`);
+        another asks the pub/sub who listens elsewhere (:meth:`Table.learn_far`)."""
         last_at = aware(events[-1].at).timestamp() if events else None
         table = self._table(row)
         if born_here:
             table.far = set()
+        else:
+            await table.learn_far()
         table.replay(events)
         self.tables[row.id] = table
-        await table.start(last_at, self.services.settings.restart_grace_seconds)
+        if grace is None:
+            grace = self.services.settings.restart_grace_seconds
+        await table.start(last_at, grace)
         if seats := self.sockets_here(row.id):  # this process's own sockets of it
             table.link(self.node, seats)
         return table
@@ -192,6 +209,50 @@ class Claims:
         under the old fence and the table stops, as any table that lost its claim does."""
         if row.id not in self.tables and row.id not in self._claiming:
             await self._run(row, [], born_here=True)
+
+    def follow(self, table: Table) -> None:
+        """Hand ``table`` over to the one other node that has every socket of it, if one
+        has (:meth:`Table.followed`), and tell that node to take it now. A move waiting
+        at the table meanwhile is answered "moved", and its sender's process sends it
+        again to the new owner (:class:`~kozel.server.club.relay.Relay`)."""
+        settling = table.started + table.presence.grace - time.monotonic()
+        if settling > 0:  # a new table's people may still be opening their sockets
+            if table.id not in self._settling:
+                self._settling.add(table.id)
+                asyncio.get_running_loop().call_later(settling, self._settled, table)
+            return
+        node = table.followed(self.node)
+        if node is None or table.id in self._moving:
+            return
+        self._moving.add(table.id)
+
+        async def hand_over() -> None:
+            try:
+                async with asyncio.timeout(self.services.settings.forward_timeout):
+                    moved = await table.hand_over(
+                        lambda: self.ownership.hand_over(table.id, table.fence, node)
+                    )
+                if moved:
+                    log.info("game %s: handed over to %s, where its players are", table.id, node)
+                    await self.tell(node, {"op": "take", "game": table.id})
+            except Exception as error:  # the table stays here, or the node claims it anyway
+                log.warning("game %s: handing it over to %s failed: %s", table.id, node, error)
+            finally:
+                self._moving.discard(table.id)
+
+        self._background(hand_over())
+
+    def _settled(self, table: Table) -> None:
+        self._settling.discard(table.id)
+        if self.tables.get(table.id) is table:
+            self.follow(table)
+
+    async def take(self, game_id: int) -> None:
+        """Run a table another node has just handed to this one (:meth:`follow`) at once,
+        its clock where it stood (the claims' round would find it a little later)."""
+        fence = (await self.ownership.fences([game_id])).get(game_id)
+        if fence is not None:
+            await self.claim(Claimable(game_id, fence, self.node), grace=0.0)
 
     def _lost(self, game_id: int) -> None:
         """Another node holds the table now (found when a write was refused)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -15,7 +16,8 @@ from kozel.server.cluster import Forwarder
 from kozel.server.db import Game
 from kozel.server.errors import ClubError
 from kozel.server.presence import Announcer
-from kozel.server.table_commands import MOVED, Reply
+from kozel.server.table_commands import MOVED, Reply, moved
+from kozel.server.tables import Table
 
 from .services import Services
 
@@ -33,6 +35,11 @@ class Relay:
         self.forwarder = Forwarder(services.pubsub, services.node, self.answer)
         self._owners: dict[int, str] = {}
         """Other nodes' tables, as last looked up (forgotten when they do not answer)."""
+        self.on_take: Callable[[int], Awaitable[None]] | None = None
+        """Runs here a table another node has handed over (:meth:`Claims.take`)."""
+        self.on_linked: Callable[[Table], None] | None = None
+        """Another node told a table of this one which seats it has sockets of (the table
+        may follow them there: :meth:`Claims.follow`)."""
         self.announcer = Announcer(
             self._tell_presence, services.settings.lease_seconds / 3, self._renew_presence
         )
@@ -59,7 +66,10 @@ class Relay:
         """A seat's move, to whichever node runs the table."""
         table = self.tables.get(game_id)
         if table is not None:
-            return await table.submit(seat, move, version)
+            reply = await table.submit(seat, move, version)
+            if not moved(reply):
+                return reply
+            # the table was handed over while the move waited: to its new owner
         answer = await self._forward(
             game_id,
             {"op": "move", "game": game_id, "seat": seat, "move": move, "version": version},
@@ -189,11 +199,21 @@ class Relay:
 
     # --- forwarding -----------------------------------------------------------------------
 
+    async def tell(self, node: str, request: dict[str, Any]) -> object:
+        """Send another node a request; its answer (``None`` when none came in time)."""
+        return await self.forwarder.call(node, request, self.services.settings.forward_timeout)
+
     async def _forward(self, game_id: int, request: dict[str, Any]) -> dict[str, Any] | None:
         """The owner's answer to ``request``; ``None`` when it cannot be had now (no owner
-        yet, no answer, or the database is away: the caller answers ``unavailable``)."""
+        yet, no answer, or the database is away: the caller answers ``unavailable``). A
+        request that met the table leaving its owner (handed over to the node its sockets
+        are in: :meth:`Claims.follow`) is sent once more, to the new owner."""
         try:
-            return await self._ask_owner(game_id, request)
+            answer = await self._ask_owner(game_id, request)
+            if answer is _MOVING or _moved(answer):
+                self._owners.pop(game_id, None)
+                answer = await self._ask_owner(game_id, request)
+            return None if answer is _MOVING else answer
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the database is away (the pub/sub's failures are None)
@@ -219,7 +239,7 @@ class Relay:
         ):
             # the node we asked does not run the table: not yet (restarted, still claiming)
             # or not any more (another took it over): the table is moving, it has not ended
-            return None
+            return _MOVING
         return answer
 
     async def _claimed_here(self, game_id: int) -> bool:
@@ -234,6 +254,13 @@ class Relay:
                 return False
             await asyncio.sleep(0.02)
         return True
+
+    async def _coming_here(self, game_id: int) -> bool:
+        """A table this node does not run yet though it owns it (handed over a moment ago,
+        or being claimed): wait for it (:meth:`_claimed_here`)."""
+        if await self.ownership.owner_of(game_id) != self.node:
+            return False
+        return await self._claimed_here(game_id)
 
     async def _over(self, game_id: int) -> bool:
         async with self.services.sessions() as session:
@@ -251,8 +278,16 @@ class Relay:
                 else:
                     running.heard_from_afar(seats)
                     running.link(str(request.get("node")), seats)
+                    self._linked(running)
             return {"ok": True, "missing": missing}
-        table = self.tables.get(request.get("game", 0))
+        if request.get("op") == "take" and isinstance(request.get("game"), int):
+            if self.on_take is not None:
+                await self.on_take(request["game"])
+            return {"ok": True}
+        game_id = request.get("game", 0)
+        table = self.tables.get(game_id)
+        if table is None and type(game_id) is int and await self._coming_here(game_id):
+            table = self.tables.get(game_id)
         if table is None:
             return {"error": "no_table"}
         seat = request.get("seat")
@@ -275,11 +310,27 @@ class Relay:
         if request.get("op") == "presence" and isinstance(request.get("seats"), list):
             table.heard_from_afar(request["seats"])
             table.link(str(request.get("node")), request["seats"])
+            self._linked(table)
             return {"ok": True}
         if request.get("op") == "replace" and isinstance(seat, int):
             reply = await table.vote(seat, request.get("target"))
             return _reply_json(reply)
         return {"error": "bad_request"}
+
+    def _linked(self, table: Table) -> None:
+        if self.on_linked is not None:
+            self.on_linked(table)
+
+
+_MOVING: dict[str, Any] = {"error": "moving"}
+"""The node asked does not run the table (any more, or yet): it is changing hands."""
+
+
+def _moved(answer: dict[str, Any] | None) -> bool:
+    """A forwarded command's table answered that it left while the command waited."""
+    if answer is None or "ok" not in answer:
+        return False
+    return moved(Reply(False, str(answer.get("code")), str(answer.get("message"))))
 
 
 def _reply_json(reply: Reply) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from kozel.server.db import User
 from kozel.server.errors import ClubError
 from kozel.server.patches import dumps
 from kozel.server.routes.common import UNAVAILABLE
-from kozel.server.table_commands import Reply
+from kozel.server.table_commands import Reply, moved
 from kozel.server.tables import seat_channel
 from kozel.server.text import BAD_TEXT, has_lone_surrogate, may_hold_surrogate
 from kozel.server.text import MESSAGE as BAD_TEXT_MESSAGE
@@ -377,6 +377,8 @@ class Inbound:
         self.task: asyncio.Task[None] | None = None
         self.verdict: asyncio.Future[Reply] | None = None
         """The verdict on a move queued at its table as it was read, while it is to come."""
+        self.queued = ""
+        """That move's message."""
         self.resume: Callable[[], None] = lambda: None
         """Start reading again (the protocol's)."""
 
@@ -386,7 +388,7 @@ class Inbound:
         if not busy and text is not None:
             verdict = self.at_once(text)
             if verdict is not None:
-                self.verdict = verdict
+                self.verdict, self.queued = verdict, text
                 verdict.add_done_callback(self._decided)
                 return True
         self.waiting.append(text)
@@ -398,7 +400,12 @@ class Inbound:
     def _decided(self, verdict: asyncio.Future[Reply]) -> None:
         self.verdict = None
         settled = not verdict.cancelled() and verdict.exception() is None
-        if settled and not verdict.result().ok:
+        if settled and moved(verdict.result()):
+            # the table was handed over while the move waited: handled as any other message,
+            # it goes to the table's new owner
+            self.waiting.appendleft(self.queued)
+            self._start(None)
+        elif settled and not verdict.result().ok:
             self._start(self.answer(verdict.result()))  # then the messages read meanwhile
         elif self.waiting:
             self._start(None)
