@@ -19,7 +19,8 @@ scripted seat, in order (moves lost: 0); every game's stored events must be numb
 without a gap and carry fencing tokens that never decrease (no owner wrote after a newer one);
 every game must have ended, and every scripted player must have seen its end. It prints the
 kills, Redis restarts, takeovers (new fencing tokens after a game's first, and how many were
-of a process that had not been killed), games, moves checked and lost, reconnects, and how
+of a process that had not been killed: a table handed over to the process every socket of it is
+in, or a lapsed lease), games, moves checked and lost, reconnects, and how
 long the tables of a killed process went without an owner.
 
     .venv/bin/python bench/chaos.py --tables 300 --seconds 120 [--postgres URL]

@@ -339,6 +339,14 @@ class Players:
         game_id: int = joined["game_id"]
         return game_id
 
+    def socket_server(self, guest: Guest, game_id: int) -> dict[str, str]:
+        """The process a seat's table socket goes to: the one its requests go to (a table's
+        seats spread over the processes), or with ``--route table`` one per table, as the
+        balancer of docs/deploy.md chooses it by the game in the socket's address."""
+        if self.config["route"] == "table":
+            return self.servers[game_id % len(self.servers)]
+        return guest.server
+
     async def table(self, index: int) -> None:
         n = len(self.servers)
         guests = [
@@ -356,7 +364,7 @@ class Players:
                     sockets = [
                         await stack.enter_async_context(
                             connect(
-                                f"{guest.server['ws']}/ws/games/{game_id}",
+                                f"{self.socket_server(guest, game_id)['ws']}/ws/games/{game_id}",
                                 additional_headers={"Cookie": guest.cookie()},
                                 compression=compression,
                                 open_timeout=120,
@@ -638,6 +646,7 @@ async def run_once(
                     "game": args.game,
                     "loss_limit": args.loss_limit,
                     "compression": args.compression,
+                    "route": args.route,
                     "verbose": args.verbose,
                     "seed": c + 1,
                 }
@@ -722,6 +731,7 @@ async def run_once(
     received = {kind: [n for r in reports for n in r["bytes"][kind]] for kind in ("state", "event")}
     return {
         "processes": processes,
+        "route": args.route if processes > 1 else None,
         "pace": pace,
         "think": args.think if pace == "human" else None,
         "tables": tables,
@@ -771,7 +781,9 @@ def line(result: dict[str, Any]) -> str:
         for name, c in result.get("collections", {}).items()
     )
     return (
-        f"{result['processes']} process(es), {pace_label(result)}, {result['tables']} tables "
+        f"{result['processes']} process(es)"
+        + (f" (sockets by {result['route']})" if result.get("route") else "")
+        + f", {pace_label(result)}, {result['tables']} tables "
         f"({result['sockets']} sockets, {result['db']}, {result['pubsub']}) opened in "
         f"{result['setup_seconds']:.0f} s ({result['setup_server_cpu_ms_per_table']:.0f} ms of "
         "server CPU a table): "
@@ -969,6 +981,14 @@ def main() -> None:
         dest="compression",
         action="store_false",
         help="do not offer permessage-deflate (browsers do offer it)",
+    )
+    parser.add_argument(
+        "--route",
+        default="seat",
+        choices=["seat", "table"],
+        help="with several processes, where a table's sockets go: each seat's to the process "
+        "its requests go to, so that every table spans the processes (seat), or all of a "
+        "table's to one process chosen by its game, as docs/deploy.md's nginx does (table)",
     )
     parser.add_argument("--log", type=Path, help="keep the servers' logs in this directory")
     parser.add_argument(
