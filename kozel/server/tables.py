@@ -147,8 +147,8 @@ class Table:
         the next event's patches); ``None`` until the table has built them."""
         self._owned: tuple[list[dict[str, Any]], list[dict[str, None]]] | None = None
         """The states last sent, with the members each one's view does not share."""
-        self.started = time.monotonic()
-        """When this process started running the table (:meth:`start`)."""
+        self.started = 0.0
+        """When this process started running the table (``time.monotonic()``, :meth:`start`)."""
         self.far: set[int | None] | None = None
         """The seats (``None``: the spectators) that another process may have sockets of:
         their messages go through the pub/sub, the others' only to this process's own
