@@ -145,8 +145,11 @@ class _Listener:
         self.feeds: dict[str, set[Inbox]] = {}
         self.unanswered: dict[str, int] = {}
         """Per channel, the SUBSCRIBE and UNSUBSCRIBE commands Redis has not answered yet."""
-        self.changes: dict[str, int] = {}
-        """Per channel, how many of those commands were ever sent."""
+        self.commands = 0
+        """The SUBSCRIBE and UNSUBSCRIBE commands sent so far."""
+        self.changed: dict[str, int] = {}
+        """Per channel with local subscribers or an unanswered command, the number (in
+        :attr:`commands`) of its last (un)subscription."""
         self.alive = True
         self.task: asyncio.Task[None] | None = None
 
@@ -181,7 +184,8 @@ class _Listener:
         if command[0] in ("SUBSCRIBE", "UNSUBSCRIBE"):
             for channel in command[1:]:
                 self.unanswered[channel] = self.unanswered.get(channel, 0) + 1
-                self.changes[channel] = self.changes.get(channel, 0) + 1
+                self.commands += 1
+                self.changed[channel] = self.commands
 
     def subscribed(self, channel: str) -> bool:
         """Redis has this connection among the channel's subscribers: the channel has local
@@ -205,6 +209,8 @@ class _Listener:
                         self.unanswered[channel] = left
                     else:
                         self.unanswered.pop(channel, None)
+                        if channel not in self.feeds:
+                            self.changed.pop(channel, None)  # forgotten: none listens here
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -319,14 +325,14 @@ class RedisPubSub:
         listener = self.listener
         before = {}
         if listener is not None and listener.alive:
-            before = {c: listener.changes.get(c, 0) for c in channels if listener.subscribed(c)}
+            before = {c: listener.changed.get(c) for c in channels if listener.subscribed(c)}
         counts = {
             (name.decode() if isinstance(name, bytes) else str(name)): int(count)
             for name, count in await self.client.pubsub_numsub(*channels)
         }
         mine = set()
         if listener is not None and listener is self.listener and listener.alive:
-            mine = {c for c, sent in before.items() if listener.changes.get(c, 0) == sent}
+            mine = {c for c, last in before.items() if listener.changed.get(c) == last}
         return [counts.get(c, 0) - (c in mine) > 0 for c in channels]
 
     async def ping(self) -> bool:

@@ -212,6 +212,9 @@ def test_redis_says_which_channels_another_process_listens_to() -> None:
                 seen.append(await there.listened_elsewhere(channels))
             await asyncio.sleep(0.1)
             seen.append(await here.listened_elsewhere(channels))
+            # nothing is kept of a channel nobody here listens to any more
+            assert here.listener is not None
+            assert not set(channels) & set(here.listener.changed)
         finally:
             await here.close()
             await there.close()
