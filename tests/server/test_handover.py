@@ -9,7 +9,9 @@ import asyncio
 import os
 
 import pytest
+from sqlalchemy import select
 
+from kozel.server.db import GameEvent
 from kozel.server.tables import seat_channel
 from tests.server.test_forwarding import alice_to_move, two_nodes
 
@@ -51,9 +53,16 @@ def test_a_move_waiting_at_a_table_that_leaves_is_played_at_its_new_owner(db_url
                 reply = await asyncio.wait_for(submitted, 20)
             assert reply.ok, reply
             assert game_id not in a.tables
-            moved = b.tables[game_id]
-            assert moved.version == version + 1
-            assert moved.fence == fence + 2  # a's handover, then b's claim
+            assert b.tables[game_id].fence == fence + 2  # a's handover, then b's claim
+            async with b.sessions() as session:
+                played = await session.scalar(
+                    select(GameEvent).where(
+                        GameEvent.game_id == game_id, GameEvent.version == version + 1
+                    )
+                )
+            # her move is the next event, stored by b (the computer may have moved since)
+            assert played is not None and played.kind == "move"
+            assert played.data["seat"] == 0 and played.fence == fence + 2
 
     asyncio.run(scenario())
 
