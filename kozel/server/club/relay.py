@@ -37,6 +37,9 @@ class Relay:
         """Other nodes' tables, as last looked up (forgotten when they do not answer)."""
         self.on_take: Callable[[int], Awaitable[None]] | None = None
         """Runs here a table another node has handed over (:meth:`Claims.take`)."""
+        self._taking: set[int] = set()
+        """Tables another node has just handed to this one, while this one claims them (a
+        command for one waits for it: it was sent to the new owner)."""
         self.on_linked: Callable[[Table], None] | None = None
         """Another node told a table of this one which seats it has sockets of (the table
         may follow them there: :meth:`Claims.follow`)."""
@@ -255,13 +258,6 @@ class Relay:
             await asyncio.sleep(0.02)
         return True
 
-    async def _coming_here(self, game_id: int) -> bool:
-        """A table this node does not run yet though it owns it (handed over a moment ago,
-        or being claimed): wait for it (:meth:`_claimed_here`)."""
-        if await self.ownership.owner_of(game_id) != self.node:
-            return False
-        return await self._claimed_here(game_id)
-
     async def _over(self, game_id: int) -> bool:
         async with self.services.sessions() as session:
             status = await session.scalar(select(Game.status).where(Game.id == game_id))
@@ -282,12 +278,16 @@ class Relay:
             return {"ok": True, "missing": missing}
         if request.get("op") == "take" and isinstance(request.get("game"), int):
             if self.on_take is not None:
-                await self.on_take(request["game"])
+                self._taking.add(request["game"])
+                try:
+                    await self.on_take(request["game"])
+                finally:
+                    self._taking.discard(request["game"])
             return {"ok": True}
         game_id = request.get("game", 0)
         table = self.tables.get(game_id)
-        if table is None and type(game_id) is int and await self._coming_here(game_id):
-            table = self.tables.get(game_id)
+        if table is None and game_id in self._taking and await self._claimed_here(game_id):
+            table = self.tables.get(game_id)  # handed over to this node a moment ago
         if table is None:
             return {"error": "no_table"}
         seat = request.get("seat")
