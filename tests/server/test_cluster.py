@@ -103,10 +103,9 @@ def test_a_player_on_either_process_plays_at_the_other_process_table(
     replay_layout(http_get(f"{a.url}/api/games/{game_id}/record").json())
 
 
-def test_a_dead_owner_is_taken_over_and_not_taken_back(
-    two: tuple[Server, Server], postgres_url: str
-) -> None:
-    a, b = two
+def alice_plays_through_b(a: Server, b: Server) -> tuple[Player, Player, int]:
+    """Alice, registered on ``a``, starts a game against computers there (``a`` owns it);
+    also her session on ``b``, the process that does not own the table, and the game."""
     alice = Player(a.url, a.ws)
     assert alice.register("alice").status_code == 200
     game_id = alice.post(
@@ -114,10 +113,27 @@ def test_a_dead_owner_is_taken_over_and_not_taken_back(
         {"game": "goat", "options": {"players": 3}, "level": "greedy", "seconds_per_move": 60},
     ).json()["game_id"]
     assert owners(a, alice) == {game_id: "a"}
-    # alice plays through b, the process that does not own the table
     alice_b = Player(b.url, b.ws)
     alice_b.http.cookies = alice.http.cookies
     alice_b.csrf = alice.csrf
+    return alice, alice_b, game_id
+
+
+def seat_zero_moves(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seat 0's moves in a record, as its socket sent them (a draw as ``True``)."""
+    return [
+        {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
+        for rnd in record["rounds"]
+        for entry in rnd["moves"]
+        if entry["seat"] == 0
+    ]
+
+
+def test_a_dead_owner_is_taken_over_and_not_taken_back(
+    two: tuple[Server, Server], postgres_url: str
+) -> None:
+    a, b = two
+    alice, alice_b, game_id = alice_plays_through_b(a, b)
     accepted: list[dict[str, Any]] = []
     # her page open on a too: a table with no socket in its process would follow her to b
     with alice.socket(game_id), alice_b.socket(game_id) as sock:
@@ -139,13 +155,7 @@ def test_a_dead_owner_is_taken_over_and_not_taken_back(
     assert owners(a, alice) == {}  # finished: no owner needed any more
     record = http_get(f"{a.url}/api/games/{game_id}/record").json()
     replay_layout(json.loads(json.dumps(record)))
-    mine = [
-        {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
-        for rnd in record["rounds"]
-        for entry in rnd["moves"]
-        if entry["seat"] == 0
-    ]
-    assert mine == accepted
+    assert seat_zero_moves(record) == accepted
     assert taken_after < 10
     asyncio.run(check_fences(postgres_url, game_id))
 
@@ -156,16 +166,7 @@ def test_a_table_follows_its_player_to_the_process_her_socket_is_in(
     """Every socket of a table in another process: the table is handed over there, and the
     game goes on through the handover without a move refused or lost."""
     a, b = two
-    alice = Player(a.url, a.ws)
-    assert alice.register("alice").status_code == 200
-    game_id = alice.post(
-        "/api/play/computer",
-        {"game": "goat", "options": {"players": 3}, "level": "greedy", "seconds_per_move": 60},
-    ).json()["game_id"]
-    assert owners(a, alice) == {game_id: "a"}
-    alice_b = Player(b.url, b.ws)
-    alice_b.http.cookies = alice.http.cookies
-    alice_b.csrf = alice.csrf
+    _, alice_b, game_id = alice_plays_through_b(a, b)
     accepted: list[dict[str, Any]] = []
     refused: list[dict[str, Any]] = []
     with alice_b.socket(game_id) as sock:
@@ -179,13 +180,7 @@ def test_a_table_follows_its_player_to_the_process_her_socket_is_in(
     assert refused == []
     record = http_get(f"{b.url}/api/games/{game_id}/record").json()
     replay_layout(record)
-    mine = [
-        {k: (True if k == "draw" else v) for k, v in entry.items() if k != "seat"}
-        for rnd in record["rounds"]
-        for entry in rnd["moves"]
-        if entry["seat"] == 0
-    ]
-    assert mine == accepted
+    assert seat_zero_moves(record) == accepted
     asyncio.run(check_fences(postgres_url, game_id))
 
 
