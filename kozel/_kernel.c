@@ -825,6 +825,7 @@ static int move_score(const State *s, const Move *mv) {
     return score;
 }
 
+#define FEATURES 16
 /* policy 2: the greedy bot's own heuristic (kozel/layout/bots/greedy.py), in tenths of its points:
  * it also offers the next seat values it lacks, avoids those its partner lacks and makes a
  * fish only with a light hand. tests/test_kernel.py compares the scores with the bot's. */
@@ -834,6 +835,8 @@ typedef struct {
     uint32_t ignore;       /* tiles the greedy bot leaves out of its fish test */
     int own_policy, own_noise;     /* the policy of seat ``me`` in playouts, and */
     int other_policy, other_noise; /* of the others; noise N: one move in N uniform */
+    double weights[FEATURES];      /* policy 3: a move's score is these times its features */
+    int partner_as_own;            /* the partner of ``me`` plays its policy and noise too */
 } Model;
 
 #define FULL ((1u << TILES) - 1)
@@ -921,17 +924,114 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
     return score + points;
 }
 
+/* policy 3: a linear score of a move's features, the greedy heuristic's terms and a few more,
+ * all read from the mover's hand and public facts. Returns 1 when the move goes out (then
+ * the features are not filled). The greedy heuristic's terms in tenths are the weights
+ * GREEDY_WEIGHTS (kozel.layout.bots.kernel), the others 0. */
+static int move_features(const State *s, const Model *md, const Move *mv, double *f) {
+    int seat = s->turn;
+    int ends[MAX_ARMS + 4], n_ends = 0, index[MAX_ARMS];
+    for (int k = 0; k < MAX_ARMS; k++) {
+        index[k] = -1;
+        if (s->first >= 0 && s->ends[k] >= 0) {
+            index[k] = n_ends;
+            ends[n_ends++] = s->closed[k] ? -1 : s->ends[k];
+        }
+    }
+    uint32_t laid = 0;
+    for (int k = 0; k < FEATURES; k++) f[k] = 0;
+    for (int j = 0; j < mv->n; j++) {
+        int t = mv->tile[j], arm = mv->arm[j];
+        laid |= 1u << t;
+        f[0] += PIPS[t];
+        f[1] += IS_DOUBLE[t];
+        if (arm < 0) {
+            ends[0] = LOW[t];
+            ends[1] = HIGH[t];
+            n_ends = 2;
+        } else if (index[arm] >= 0) {
+            int i = index[arm];
+            ends[i] = mv->close[j] ? -1 : OTHER[t][ends[i]];
+        } else {
+            ends[n_ends++] = LOW[t];
+        }
+    }
+    uint32_t rest = s->hands[seat] & ~laid;
+    if (!rest) return 1;
+    int longest = 0;
+    for (int v = 0; v < 7; v++) {
+        if (rest & SUIT[v]) f[2] += 1;
+        int length = __builtin_popcount(rest & SUIT[v]);
+        if (length > longest) longest = length;
+        if (rest & (1u << DOUBLE_OF[v]) && !(rest & SUIT[v] & ~(1u << DOUBLE_OF[v]))) f[15] += 1;
+    }
+    f[12] = longest;
+    for (int v = 0; v < 7; v++)
+        if (rest >> DOUBLE_OF[v] & 1) f[11] += 1;
+    uint32_t open = 0;
+    for (int i = 0; i < n_ends; i++)
+        if (ends[i] >= 0) open |= 1u << ends[i];
+    int players = s->players, nxt = (seat + 1) % players, partner = (seat + 2) % players;
+    int prev = (seat + players - 1) % players;
+    uint32_t live = FULL & ~(s->table | laid) & ~md->ignore;
+    uint32_t fitting = 0, others_fit = 0;
+    int fish = 1;
+    for (int v = 0; v < 7; v++) {
+        if (!(open >> v & 1)) continue;
+        if (rest & SUIT[v]) f[3] += 1;
+        if (s->lacks[nxt] >> v & 1) f[4] += 1;
+        if (md->teams && (s->lacks[partner] >> v & 1)) f[5] += 1;
+        if (prev != nxt && (s->lacks[prev] >> v & 1)) f[8] += 1;
+        if (!md->teams && players == 4 && (s->lacks[partner] >> v & 1)) f[9] += 1;
+        if (live & SUIT[v]) fish = 0;
+        fitting |= rest & SUIT[v];
+        others_fit |= live & ~rest & SUIT[v];
+    }
+    f[10] = __builtin_popcount(fitting);
+    f[13] = __builtin_popcount(others_fit);
+    if (fish) {
+        uint32_t unseen = FULL & ~(s->table | laid) & ~rest;
+        int count = __builtin_popcount(unseen), pips = pips_of(unseen), mine = pips_of(rest);
+        int have = 0, smallest = 0;
+        for (int o = 0; o < players; o++) {
+            if (o == seat || (md->teams && o == partner)) continue;
+            int size = __builtin_popcount(s->hands[o]);
+            if (!have || size < smallest) smallest = size;
+            have = 1;
+        }
+        int light = have ? mine * (count > 1 ? count : 1) < smallest * pips : 0;
+        f[14] = 1;
+        if (light) f[6] = 1;
+        else f[7] = mine;
+    }
+    return 0;
+}
+
+static double linear_score(const State *s, const Model *md, const Move *mv) {
+    if (s->asking >= 0 || s->points_mode || mv->kind == DRAW || mv->kind == KNOCK)
+        return greedy_score(s, md, mv);
+    double f[FEATURES];
+    if (move_features(s, md, mv, f)) return 1e9;
+    double score = 0;
+    for (int k = 0; k < FEATURES; k++) score += md->weights[k] * f[k];
+    return score;
+}
+
 static int choose(const State *s, const Move *moves, int n, const Model *md, uint64_t *rng) {
     if (n == 1) return 0;
-    int own = s->turn == md->me;
+    int own = s->turn == md->me ||
+              (md->partner_as_own && md->me >= 0 && s->turn == (md->me + 2) % s->players);
     int policy = own ? md->own_policy : md->other_policy;
     uint64_t noise = (uint64_t)(own ? md->own_noise : md->other_noise);
     uint64_t r = next_random(rng);
     if (policy == 0) return (int)((r >> 3) % (uint64_t)n);
     if (noise && r % noise == 0) return (int)((r / noise) % (uint64_t)n);
-    int best = 0, best_score = INT32_MIN, ties = 0;
+    int best = 0, ties = 0;
+    double best_score = -INFINITY;
     for (int i = 0; i < n; i++) {
-        int score = policy == 2 ? greedy_score(s, md, &moves[i]) : move_score(s, &moves[i]);
+        double score = policy == 3   ? linear_score(s, md, &moves[i])
+                       : policy == 2 ? greedy_score(s, md, &moves[i])
+                                     : move_score(s, &moves[i]);
         if (score > best_score) {
             best_score = score;
             best = i;
@@ -1188,9 +1288,27 @@ static int read_model(PyObject *t, Model *md, State *s) {
     PyObject *pl;
     unsigned long ignore;
     int lacks[4] = {0, 0, 0, 0};
-    if (!PyArg_ParseTuple(t, "iikOiiiii", &md->me, &md->teams, &ignore, &pl, &s->drew,
-                          &md->own_policy, &md->own_noise, &md->other_policy, &md->other_noise))
+    PyObject *pw = NULL;
+    md->partner_as_own = 0;
+    if (!PyArg_ParseTuple(t, "iikOiiiii|Oi", &md->me, &md->teams, &ignore, &pl, &s->drew,
+                          &md->own_policy, &md->own_noise, &md->other_policy, &md->other_noise,
+                          &pw, &md->partner_as_own))
         return -1;
+    md->partner_as_own = md->partner_as_own && md->teams;
+    for (int k = 0; k < FEATURES; k++) md->weights[k] = 0;
+    if (pw && pw != Py_None) {
+        PyObject *fast = PySequence_Fast(pw, "weights");
+        if (!fast) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        for (Py_ssize_t k = 0; k < n && k < FEATURES; k++)
+            md->weights[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+        Py_DECREF(fast);
+        if (n != FEATURES) {
+            PyErr_SetString(PyExc_ValueError, "a model's weights must be one a feature");
+            return -1;
+        }
+        if (PyErr_Occurred()) return -1;
+    }
     if (read_ints(pl, lacks, 4, "lacks") < 0) return -1;
     if (md->own_noise < 0 || md->other_noise < 0) {
         PyErr_SetString(PyExc_ValueError, "noise must be >= 0");
@@ -1202,6 +1320,7 @@ static int read_model(PyObject *t, Model *md, State *s) {
 }
 
 static void plain_model(Model *md, int policy) {
+    memset(md, 0, sizeof *md);
     md->me = -1;
     md->teams = 0;
     md->ignore = 0;
@@ -1938,6 +2057,51 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     return Py_BuildValue("(Nn)", result, (Py_ssize_t)nodes);
 }
 
+PyDoc_STRVAR(features_doc,
+             "features(state, model, moves) -> list of feature lists (None: the move goes out)\n\n"
+             "The linear policy's features of each move of the seat to move.");
+
+static PyObject *features(PyObject *self, PyObject *args) {
+    PyObject *pstate, *pmodel, *pmoves;
+    if (!PyArg_ParseTuple(args, "OOO", &pstate, &pmodel, &pmoves)) return NULL;
+    State s;
+    Model md;
+    if (read_state(pstate, &s) < 0 || read_model(pmodel, &md, &s) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(pmoves, "moves");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *result = PyList_New(n);
+    if (!result) {
+        Py_DECREF(fast);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Move mv;
+        double f[FEATURES];
+        if (read_move(PySequence_Fast_GET_ITEM(fast, i), &mv) < 0) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyObject *item;
+        if (move_features(&s, &md, &mv, f)) {
+            item = Py_NewRef(Py_None);
+        } else {
+            item = PyList_New(FEATURES);
+            for (int k = 0; item && k < FEATURES; k++)
+                PyList_SET_ITEM(item, k, PyFloat_FromDouble(f[k]));
+        }
+        if (!item) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, item);
+    }
+    Py_DECREF(fast);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"trace", trace, METH_VARARGS, trace_doc},
@@ -1946,6 +2110,7 @@ static PyMethodDef methods[] = {
     {"random_rounds", random_rounds, METH_VARARGS, rounds_doc},
     {"exact", exact, METH_VARARGS, exact_doc},
     {"tree_search", tree_search, METH_VARARGS, tree_doc},
+    {"features", features, METH_VARARGS, features_doc},
     {NULL, NULL, 0, NULL},
 };
 

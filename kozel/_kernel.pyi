@@ -61,7 +61,9 @@ ScoringTuple = tuple[
     int,
     int,
 ]
-ModelTuple = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]
+ModelTuple = tuple[
+    int, int, int, tuple[int, ...], int, int, int, int, int, tuple[float, ...] | None, int
+]
 DecisionTuple = tuple[
     int,
     tuple[int, ...],
@@ -125,3 +127,6 @@ def tree_search(
     exploration: float,
     patience: int = 0,
 ) -> tuple[list[list[float]], int]: ...
+def features(
+    state: StateTuple, model: ModelTuple, moves: list[KernelMove]
+) -> list[list[float] | None]: ...

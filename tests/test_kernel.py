@@ -7,10 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from kozel.games import BYKOVO, DRAW
+from kozel.core import Move
+from kozel.games import BLOCK, BYKOVO, DRAW
 from kozel.layout.bots.greedy import GreedyBot
 from kozel.layout.bots.kernel import (
     GREEDY,
+    GREEDY_WEIGHTS,
+    LINEAR,
+    UNIFORM,
     KernelUnsupported,
     SplitMix,
     _kernel,
@@ -22,6 +26,7 @@ from kozel.layout.bots.kernel import (
     to_kernel,
 )
 from kozel.layout.bots.sampling import lacked_values
+from kozel.layout.history import plays_of
 from kozel.layout.match import Match
 from kozel.layout.scoring.base import Scoring
 from kozel.layout.scoring.goat import Account
@@ -179,3 +184,82 @@ def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
             steps += 1
         assert rnd.over
     assert steps > 300 and checked > 50
+
+
+@pytest.mark.parametrize("index", range(len(SETS)))
+def test_the_linear_policy_with_the_greedy_weights_is_the_greedy_policy(index: int) -> None:
+    """The linear policy's features, weighted by GREEDY_WEIGHTS, score every legal move as
+    GreedyBot.score does (in tenths), and its playouts are the greedy policy's move for move."""
+    rules, raw = SETS[index]
+    opts = rules.options(raw)
+    picker = random.Random(index)
+    bot = GreedyBot()
+    scoring_games = checked = 0
+    for seed in range(30):
+        match = Match(rules, opts, seed)
+        rnd = match.next_round()
+        for _ in range(picker.randrange(0, 16)):
+            if rnd.over:
+                break
+            moves = rnd.legal_moves()
+            match.push(moves[picker.randrange(len(moves))])
+        if rnd.over:
+            continue
+        view = view_for(match, rnd.turn)
+        moves = list(view.legal_moves)
+        kernel_moves = [to_kernel(m) for m in moves]
+        greedy = pack_model(view, GREEDY, 0, GREEDY, 0)
+        linear = pack_model(view, LINEAR, 0, LINEAR, 0, GREEDY_WEIGHTS)
+        state = pack_round(rnd)
+        scoring = pack_scoring(match.rules, match.opts, match.sheet, match.eggs, PENALTY)
+        assert _kernel.evaluate(state, scoring, kernel_moves, 8, GREEDY, seed, linear) == (
+            _kernel.evaluate(state, scoring, kernel_moves, 8, GREEDY, seed, greedy)
+        )
+        if getattr(match.rules.scoring, "scores_during_play", False) or view.asking >= 0:
+            scoring_games += 1  # the linear policy scores these moves as the greedy one
+            continue
+        lacks = lacked_values(view)
+        for move, features in zip(
+            moves, _kernel.features(state, linear, kernel_moves), strict=True
+        ):
+            if features is None:  # the move goes out
+                assert not view.hand_mask & ~_tiles_of(move)
+                continue
+            if not plays_of(move):  # a draw or a knock: scored as the greedy policy does
+                continue
+            weighted = sum(w * f for w, f in zip(GREEDY_WEIGHTS, features, strict=True))
+            assert weighted == pytest.approx(10 * bot.score(view, move, lacks))
+            checked += 1
+    assert checked > 20 or scoring_games > 10
+
+
+def _tiles_of(move: Move) -> int:
+    """The mask of the tiles ``move`` lays."""
+    return sum(1 << p.tile for p in plays_of(move))
+
+
+@pytest.mark.parametrize("teams", [True, False])
+def test_the_partner_plays_our_policy_only_when_asked_and_only_in_team_play(teams: bool) -> None:
+    """With ``partner_as_own`` the partner's turns in a playout follow our seat's policy (here
+    uniform) in team play; the opponents, and the seat opposite without teams, always play
+    the greedy policy's best move."""
+    opts = BLOCK.options({"players": 4, "teams": teams})
+    off_greedy = {True: 0, False: 0}  # partner turns with a choice not greedy-best, by flag
+    for seed in range(40):
+        for partner_as_own in (True, False):
+            match = Match(BLOCK, opts, seed)
+            rnd = match.next_round()
+            me = rnd.turn
+            model = pack_model(view_for(match, me), UNIFORM, 0, GREEDY, 0, None, partner_as_own)
+            for turn, count, move, _, scores in _kernel.model_trace(pack_round(rnd), model, seed):
+                moves = [to_kernel(m) for m in rnd.legal_moves()]
+                assert turn == rnd.turn and count == len(moves)
+                if turn != me and count > 1:
+                    best = scores[moves.index(move)] == max(scores)
+                    if turn == (me + 2) % 4:
+                        off_greedy[partner_as_own] += not best
+                    else:
+                        assert best
+                match.push(from_kernel(move))
+    assert off_greedy[False] == 0
+    assert (off_greedy[True] > 0) == teams

@@ -140,8 +140,22 @@ def tips_of_history(
     return layout_tips((p for _, m, _ in history for p in plays_of(m)), spinner)
 
 
-UNIFORM, HEAVY, GREEDY = 0, 1, 2
-"""Playout policies: uniform; heavy tiles first (a rough greedy); the greedy bot's heuristic."""
+UNIFORM, HEAVY, GREEDY, LINEAR = 0, 1, 2, 3
+"""Playout policies: uniform; heavy tiles first (a rough greedy); the greedy bot's heuristic;
+a linear score of a move's features (:data:`GREEDY_WEIGHTS`)."""
+# fmt: off
+GREEDY_WEIGHTS = (10.0, 30.0, 7.0, 8.0, 15.0, -10.0, 60.0, -20.0,
+                  0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+# fmt: on
+"""The linear policy's weights that score a move as the greedy policy does (in tenths of the
+greedy bot's points; tests/test_kernel.py), its features being, for the mover: the pips laid,
+the doubles laid, the values left in the hand, the open ends' values it holds, those the next
+seat lacks, those its partner lacks, a fish with a light hand, a fish's count otherwise; then
+beyond the greedy heuristic: the open ends' values the previous seat lacks, those the seat
+opposite lacks (four players, no teams), the hand's tiles that fit an open end, the doubles
+held, the longest suit held, the unseen tiles that fit an open end, a fish, the doubles held
+without another tile of their value. Moves that go out, draws, knocks and the games that
+score during play are scored as by the greedy policy."""
 
 
 class SplitMix:
@@ -416,7 +430,13 @@ def _race_scoring(
 
 
 def pack_model(
-    view: SeatView, own_policy: int, own_noise: int, other_policy: int, other_noise: int
+    view: SeatView,
+    own_policy: int,
+    own_noise: int,
+    other_policy: int,
+    other_noise: int,
+    weights: tuple[float, ...] | None = None,
+    partner_as_own: bool = False,
 ) -> ModelTuple:
     """How the kernel's playouts from ``view``'s decision choose moves: the seat of the view
     plays ``own_policy``, the others ``other_policy``; a noise of N makes one move in N
@@ -438,6 +458,8 @@ def pack_model(
         own_noise,
         other_policy,
         other_noise,
+        weights,
+        int(partner_as_own),
     )
 
 
