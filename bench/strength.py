@@ -80,6 +80,16 @@ GAMES: dict[str, tuple[Ruleset, Options]] = {
 DURING_PLAY = "all_fives,telephone,all_threes,threes_fives,bergen"
 PAIRS = ["greedy/random", "expert/greedy"]
 TARGET = 0.75
+# fmt: off
+GOAT_IMITATION = (2.709, 10.035, 6.665, -2.873, 5.954, 0.0, -10.397, -1.877,
+                  -2.077, 4.026, 2.684, -10.035, -0.015, -3.586, 5.003, 4.746)
+"""The linear playout policy fitted to the expert's choices in Goat by bench/imitation.py
+(``--game goat --seed 1000 --games 60`` and ``--seed 2000 --games 60``, one file: 12,234
+decisions)."""
+BLOCK_IMITATION = (0.75, 4.884, 6.106, -4.685, 7.179, -3.594, -5.648, 0.658,
+                   -1.976, 0.0, 3.276, -4.884, 2.786, -3.922, -5.358, 2.485)
+"""The same in team Block (``--game team-block --seed 3000 --games 40``: 3,243 decisions)."""
+# fmt: on
 VARIANTS: dict[str, Tuning] = {
     "expert-0": Tuning(exact_factor=0.0, two_unit_race_weight=None),
     "expert-x": Tuning(two_unit_race_weight=None),
@@ -93,6 +103,8 @@ VARIANTS: dict[str, Tuning] = {
     "expert-tp": Tuning(tree=0.2, tree_patience=16),
     "expert-pe24": Tuning(exact_tiles=24, exact_worlds=100),
     "expert-pe26": Tuning(exact_tiles=26, exact_worlds=40),
+    "expert-l": Tuning(own_weights=GOAT_IMITATION),
+    "expert-lb": Tuning(own_weights=BLOCK_IMITATION, partner_as_own=True),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 

@@ -29,6 +29,7 @@ from kozel.layout.bots.greedy import GreedyBot
 from kozel.layout.bots.inference import past_decisions
 from kozel.layout.bots.kernel import (
     GREEDY,
+    LINEAR,
     POINTS_MODES,
     _kernel,
     circle_of,
@@ -101,6 +102,11 @@ class Tuning:
     """With this many tiles or fewer left in the hands and the bazaar, every world is searched
     exactly whatever it costs, and a decision samples :attr:`exact_worlds` worlds; 0: never."""
     exact_worlds: int = 0
+    own_weights: tuple[float, ...] | None = None
+    """Our seat's later turns in the playouts by the kernel's linear policy with these
+    weights (one move in eight at random) instead of the greedy heuristic; ``None``: greedy."""
+    partner_as_own: bool = False
+    """In team play our partner's later turns in the playouts as our own."""
 
 
 WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
@@ -160,7 +166,7 @@ class ExpertBot:
         scoring = self._scoring(view)
         pack = _world_packer(view)
         sampler = Sampler(view, self.rng)
-        model = pack_model(view, *PLAYOUT_POLICY)
+        model = self._model(view)
         totals = [0.0] * len(moves)
         worlds = 0
         budget = self._budget(view)
@@ -222,6 +228,21 @@ class ExpertBot:
         return sorted(
             ((move, total * scale) for move, total in zip(moves, totals, strict=True)),
             key=lambda pair: pair[1],
+        )
+
+    def _model(self, view: SeatView) -> ModelTuple:
+        """How the playouts choose the seats' moves."""
+        if self.tuning.own_weights is None:
+            return pack_model(view, *PLAYOUT_POLICY)
+        _, noise, other, other_noise = PLAYOUT_POLICY
+        return pack_model(
+            view,
+            LINEAR,
+            noise,
+            other,
+            other_noise,
+            self.tuning.own_weights,
+            self.tuning.partner_as_own,
         )
 
     def _budget(self, view: SeatView) -> Budget:
