@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from strength import VARIANTS
 
@@ -52,9 +52,14 @@ from kozel.core import DOUBLE_OF, HIGH, LOW, PIPS, Knock, Move, Play, tile
 from kozel.games import BLOCK
 from kozel.layout.bots import Bot
 from kozel.layout.bots.expert import ExpertBot
+from kozel.layout.bots.sampling import Sampler, World
 from kozel.layout.deal import Deal
 from kozel.layout.match import Match
+from kozel.layout.views import SeatView
 from kozel.simulate import unit_gains
+
+if TYPE_CHECKING:
+    from kozel._kernel import DecisionTuple, ModelTuple
 
 PLAYERS = 4
 HAND = 7
@@ -232,8 +237,34 @@ class HandResult:
     """The seat that laid the hand's last tile (who went out, or who blocked the game)."""
 
 
-def kozel_bot(level: str, seed: int | None) -> Bot:
-    """A Kozel level of the club, or one of the expert's variants of bench/strength.py."""
+SEEING = "expert-seeing"
+"""The expert that searches the real deal instead of sampled worlds: it sees every hand, a
+cheating bound on what the expert's search could make of perfect reading, not a player."""
+
+
+class SeeingExpert(ExpertBot):
+    """:data:`SEEING`: every world it searches is the match's real deal."""
+
+    def __init__(self, seed: int | None, match: Match) -> None:
+        super().__init__(seed)
+        self.match = match
+
+    def _worlds(
+        self,
+        view: SeatView,
+        sampler: Sampler,
+        model: ModelTuple,
+        decisions: list[DecisionTuple],
+        count: int,
+    ) -> list[World]:
+        return [World(list(self.match.round.hands), [], 0) for _ in range(count)]
+
+
+def kozel_bot(level: str, seed: int | None, match: Match | None = None) -> Bot:
+    """A Kozel level of the club, one of the expert's variants of bench/strength.py, or the
+    expert that sees every hand of ``match`` (:data:`SEEING`)."""
+    if level == SEEING:
+        return SeeingExpert(seed, match or Match(BLOCK, BLOCK.options(), seed))
     if level in VARIANTS:
         return ExpertBot(seed, tuning=VARIANTS[level])
     return BLOCK.make_bot(level, seed)
@@ -341,7 +372,7 @@ def play_hand(
     match.next_round(Deal(hands, ()))
     rnd = match.round
     game = peer_game(hands)
-    bots = {s: kozel_bot(settings.level, bot_seed * 8 + s) for s in kozel_seats}
+    bots = {s: kozel_bot(settings.level, bot_seed * 8 + s, match) for s in kozel_seats}
     peer = peer_player(settings)
     random.seed(bot_seed)  # the peer's players draw from the random module
     ours, theirs = Side(), Side()
@@ -617,7 +648,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--level",
         default="expert",
-        help=f"the Kozel level (expert, greedy, ...; the variants {', '.join(VARIANTS)})",
+        help=f"the Kozel level (expert, greedy, ...; the variants {', '.join(VARIANTS)}; {SEEING}: "
+        "the expert seeing every hand, a bound)",
     )
     parser.add_argument("--peer", default="probabilistic_alphabeta", choices=PEERS)
     parser.add_argument("--deals", type=int, default=20, help="deals wanted in all")
