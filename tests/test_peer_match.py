@@ -217,3 +217,23 @@ def test_the_inference_diagnostic_reads_the_peer_match() -> None:
     assert tally.positions > 0
     for line in tally.lines():
         assert 0 < float(line["partner"]) < 1 and 0 < float(line["opponents"]) < 1
+
+
+def test_the_seeing_expert_searches_the_real_deal_of_its_match() -> None:
+    """``expert-seeing`` is a bound, not a player: every world it searches holds the hands
+    the match really holds, as the round goes on."""
+    from kozel.layout.bots.sampling import Sampler
+
+    settings = Settings(level=peer_match.SEEING, peer="random", seed=5)
+    checked = 0
+
+    def watch(match: peer_match.Match, seat: int) -> None:
+        nonlocal checked
+        bot = peer_match.kozel_bot(peer_match.SEEING, 1, match)
+        view = match.view(seat)
+        worlds = bot._worlds(view, Sampler(view, bot.rng), (), [], 3)
+        assert [w.hands for w in worlds] == [list(match.round.hands)] * 3
+        checked += 1
+
+    peer_match.play_hand(deal_of(5, 1), (0, 2), settings, 12, watch)
+    assert checked > 3
