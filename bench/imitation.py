@@ -10,7 +10,8 @@ and the expert's choice; then it fits a conditional logit (the chance of a move 
 to exp(weights . features)) by Newton's method with a ridge of 1, starting from the greedy
 weights, on four fifths of the decisions, and prints how often the greedy weights and the
 fitted ones pick the expert's move on the fifth held out, by tiles left in the hands, and the
-fitted weights (bench/strength.py's ``GOAT_IMITATION`` and ``BLOCK_IMITATION``).
+fitted weights (bench/strength.py's ``GOAT_IMITATION``; team Block's are the expert's
+``LEARNED_WEIGHTS``).
 
     .venv/bin/python bench/imitation.py --game goat --seed 1000 --games 60 --out goat.jsonl
     .venv/bin/python bench/imitation.py --game goat --seed 2000 --games 60 --out goat.jsonl

@@ -23,7 +23,12 @@ positions its playouts would (so it searches from about 22 tiles left in team Bl
 (``expert-c1``: one each, no inference from the other seats' plays), ``expert-t`` the expert
 that searches its seat's later decisions in a tree shared by the worlds (UCB exploration 0.7),
 ``expert-tp`` the same with exploration 0.2 and a node's first sixteen visits by the playout
-policy: variants of the search to measure against each other
+policy, ``expert-pe24`` and ``expert-pe26`` the expert searching every world exactly from 24 or
+26 tiles left, ``expert-l`` the expert whose own later turns in the playouts follow the linear
+policy fitted to its choices in Goat (bench/imitation.py), ``expert-lb`` its own and its
+partner's by the one fitted in team Block in every game (in team Block: the expert), and
+``expert-g`` the expert whose own and partner's turns follow the greedy heuristic in every
+game (the expert before 8 December): variants of the search to measure against each other
 (``kozel.layout.bots.expert.Tuning``); ``--jobs 2`` plays two batches at once, ``--batch`` sets
 the games in a batch and ``--partial`` prints the figures after every batch too. A batch's seed
 is ``--seed`` plus its number, so the same arguments give the same deals.
@@ -57,7 +62,7 @@ from kozel.games import (
     THREES_FIVES,
 )
 from kozel.layout.bots import LEVELS, Bot
-from kozel.layout.bots.expert import ExpertBot, Tuning
+from kozel.layout.bots.expert import LEARNED_WEIGHTS, ExpertBot, Tuning
 from kozel.layout.rules import Ruleset
 from kozel.simulate import Summary, simulate
 
@@ -86,9 +91,6 @@ GOAT_IMITATION = (2.709, 10.035, 6.665, -2.873, 5.954, 0.0, -10.397, -1.877,
 """The linear playout policy fitted to the expert's choices in Goat by bench/imitation.py
 (``--game goat --seed 1000 --games 60`` and ``--seed 2000 --games 60``, one file: 12,234
 decisions)."""
-BLOCK_IMITATION = (0.75, 4.884, 6.106, -4.685, 7.179, -3.594, -5.648, 0.658,
-                   -1.976, 0.0, 3.276, -4.884, 2.786, -3.922, -5.358, 2.485)
-"""The same in team Block (``--game team-block --seed 3000 --games 40``: 3,243 decisions)."""
 # fmt: on
 VARIANTS: dict[str, Tuning] = {
     "expert-0": Tuning(exact_factor=0.0, two_unit_race_weight=None),
@@ -104,7 +106,8 @@ VARIANTS: dict[str, Tuning] = {
     "expert-pe24": Tuning(exact_tiles=24, exact_worlds=100),
     "expert-pe26": Tuning(exact_tiles=26, exact_worlds=40),
     "expert-l": Tuning(own_weights=GOAT_IMITATION),
-    "expert-lb": Tuning(own_weights=BLOCK_IMITATION, partner_as_own=True),
+    "expert-lb": Tuning(own_weights=LEARNED_WEIGHTS["block"], partner_as_own=True),
+    "expert-g": Tuning(learned=False),
 }
 """Variants of the expert's search, as levels of this benchmark only."""
 

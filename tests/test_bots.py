@@ -414,3 +414,31 @@ def test_a_draw_when_able_proves_no_void() -> None:
         m.push(DRAW_MOVE)
         assert lacked_values(view_for(m, 0))[1] == lacks
         assert GAMES["threes_fives"].draw_proves_void(m.opts) is not able
+
+
+def test_the_expert_models_its_own_side_by_the_learned_policy_in_team_block_only() -> None:
+    """In team Block the playouts play our seat's and our partner's later turns by the linear
+    policy fitted to the expert (``LEARNED_WEIGHTS``); in Block without teams, in team Goat
+    (no weights of its own) and with ``learned=False`` both play the greedy heuristic."""
+    from kozel.games import BLOCK, GOAT
+    from kozel.layout.bots.expert import LEARNED_WEIGHTS, PLAYOUT_POLICY, Tuning
+    from kozel.layout.bots.kernel import LINEAR, pack_model
+
+    def model(
+        rules: Ruleset, raw: dict[str, object], tuning: Tuning | None = None
+    ) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        match = Match(rules, rules.options(raw), 3)
+        view = view_for(match, match.next_round().turn)
+        return ExpertBot(1, tuning=tuning)._model(view), pack_model(view, *PLAYOUT_POLICY)
+
+    team_block = {"players": 4, "teams": True}
+    learned, greedy = model(BLOCK, team_block)
+    assert learned[5] == LINEAR and learned[9] == LEARNED_WEIGHTS["block"] and learned[10] == 1
+    assert learned[6:9] == greedy[6:9]  # our noise, the opponents' policy and noise unchanged
+    for rules, raw, tuning in (
+        (BLOCK, {"players": 4}, None),
+        (GOAT, {"teams": True}, None),
+        (BLOCK, team_block, Tuning(learned=False)),
+    ):
+        chosen, plain = model(rules, raw, tuning)
+        assert chosen == plain

@@ -75,6 +75,18 @@ TWO_UNIT_RACE_WEIGHT = 1.0
 two units play (partners, or two players): a point they score is a point we do not, and the
 hand is decided by the difference (team Block, on duplicate deals against the expert with
 0.35: +2.9 [+1.1, +4.6] points a player and round over 337 rounds, docs/bots.md)."""
+# fmt: off
+LEARNED_WEIGHTS: dict[str, tuple[float, ...]] = {
+    "block": (0.75, 4.884, 6.106, -4.685, 7.179, -3.594, -5.648, 0.658,
+              -1.976, 0.0, 3.276, -4.884, 2.786, -3.922, -5.358, 2.485),
+}
+# fmt: on
+"""By game, in team play: the kernel's linear policy (:data:`~kozel.layout.bots.kernel.LINEAR`)
+fitted to the expert's own choices (bench/imitation.py ``--game team-block --seed 3000
+--games 40``), by which our seat's and our partner's later turns in the playouts are played
+instead of the greedy heuristic. In team Block the expert with it scores +2.0 [+0.3, +3.7]
+points a player and round more than without it, on duplicate deals (docs/bots.md); where a
+game has none, both seats play the greedy heuristic."""
 EXACT_FACTOR = 1.0
 """Near a round's end each sampled world is searched exactly (:func:`kozel._kernel.exact`:
 every seat plays its best, not the greedy model) when that visits at most this many times
@@ -102,11 +114,15 @@ class Tuning:
     """With this many tiles or fewer left in the hands and the bazaar, every world is searched
     exactly whatever it costs, and a decision samples :attr:`exact_worlds` worlds; 0: never."""
     exact_worlds: int = 0
+    learned: bool = True
+    """In team play, our seat and our partner play the game's :data:`LEARNED_WEIGHTS` in the
+    playouts, where it has some."""
     own_weights: tuple[float, ...] | None = None
     """Our seat's later turns in the playouts by the kernel's linear policy with these
-    weights (one move in eight at random) instead of the greedy heuristic; ``None``: greedy."""
+    weights (one move in eight at random) in every game, instead of the learned ones or the
+    greedy heuristic."""
     partner_as_own: bool = False
-    """In team play our partner's later turns in the playouts as our own."""
+    """With :attr:`own_weights`, our partner's later turns in the playouts as our own."""
 
 
 WORLDS_DURING_PLAY, PLAYOUTS_DURING_PLAY = 100, 32
@@ -231,19 +247,15 @@ class ExpertBot:
         )
 
     def _model(self, view: SeatView) -> ModelTuple:
-        """How the playouts choose the seats' moves."""
-        if self.tuning.own_weights is None:
+        """How the playouts choose the seats' moves: :data:`PLAYOUT_POLICY`, our seat's (and
+        our partner's) turns by the linear policy where the tuning or the game has weights."""
+        weights, partner = self.tuning.own_weights, self.tuning.partner_as_own
+        if weights is None and self.tuning.learned and view.opts.teams:
+            weights, partner = LEARNED_WEIGHTS.get(view.rules.id), True
+        if weights is None:
             return pack_model(view, *PLAYOUT_POLICY)
         _, noise, other, other_noise = PLAYOUT_POLICY
-        return pack_model(
-            view,
-            LINEAR,
-            noise,
-            other,
-            other_noise,
-            self.tuning.own_weights,
-            self.tuning.partner_as_own,
-        )
+        return pack_model(view, LINEAR, noise, other, other_noise, weights, partner)
 
     def _budget(self, view: SeatView) -> Budget:
         """This decision's budget: the bot's own, else the plain expert's for the game."""
