@@ -16,7 +16,9 @@ the opponents' pips) and the peer's own (`dominoes`' result: the whole table's p
 winning pair) — the share of hands won, the hands by how they ended (a pair went out, or a
 pair laid the tile that blocked the game) with the Kozel pair's points in each kind, and the
 CPU seconds per decision of each side (a decision: a turn with two or more legal moves).
-``--level`` takes the club's levels and the expert's variants of bench/strength.py.
+``--level`` takes the club's levels and the expert's variants of bench/strength.py, and
+``expert-seeing``: the expert searching the real deal instead of sampled worlds, a bound on
+what reading the hidden hands could be worth to its search, not a player.
 
 The peer's `probabilistic_alphabeta` searches every possible deal by default, which cannot be
 run; ``--early-sample`` and ``--late-sample`` set how many deals it samples while at most
