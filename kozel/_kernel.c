@@ -857,15 +857,8 @@ static inline int pips_of(uint32_t m) {
  * than this (kozel.layout.bots.greedy.HUNDRED_BELOW). */
 #define GREEDY_HUNDRED_BELOW 15
 
-static int greedy_score(const State *s, const Model *md, const Move *mv) {
-    int seat = s->turn;
-    if (s->asking >= 0) {
-        int light = pips_of(s->hands[seat] & ~(1u << DOUBLE_OF[6])) < GREEDY_HUNDRED_BELOW;
-        return 10 * ((mv->kind == HUNDRED) == light); /* tenths, as the other scores */
-    }
-    if (mv->kind == DRAW) return -GREEDY_OUT_SCORING; /* offered beside plays: drawing when able */
-    if (mv->kind == KNOCK) return -GREEDY_OUT_SCORING; /* offered beside plays: Bykovo's pass */
-    int points = s->points_mode ? GREEDY_POINT * move_points(s, mv) : 0;
+/* The tiles ``mv`` lays, and the values on the open ends after it (a closed end none). */
+static uint32_t open_after(const State *s, const Move *mv, uint32_t *laid) {
     int ends[MAX_ARMS + 4], n_ends = 0, index[MAX_ARMS];
     for (int k = 0; k < MAX_ARMS; k++) {
         index[k] = -1;
@@ -874,12 +867,10 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
             ends[n_ends++] = s->closed[k] ? -1 : s->ends[k];
         }
     }
-    uint32_t laid = 0;
-    int score = 0;
+    *laid = 0;
     for (int j = 0; j < mv->n; j++) {
         int t = mv->tile[j], arm = mv->arm[j];
-        laid |= 1u << t;
-        score += 10 * PIPS[t] + (IS_DOUBLE[t] ? 30 : 0);
+        *laid |= 1u << t;
         if (arm < 0) {
             ends[0] = LOW[t];
             ends[1] = HIGH[t];
@@ -891,13 +882,48 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
             ends[n_ends++] = LOW[t];
         }
     }
+    uint32_t open = 0;
+    for (int i = 0; i < n_ends; i++)
+        if (ends[i] >= 0) open |= 1u << ends[i];
+    return open;
+}
+
+/* After a move that makes a fish, whether the mover's count ``rest`` looks light: less than a
+ * typical hand (the mean of the unseen tiles) of the smallest opponent's size. */
+static int light_fish(const State *s, const Model *md, uint32_t laid, uint32_t rest) {
+    int seat = s->turn, players = s->players, partner = (seat + 2) % players;
+    uint32_t unseen = FULL & ~(s->table | laid) & ~rest;
+    int count = __builtin_popcount(unseen), pips = pips_of(unseen), mine = pips_of(rest);
+    int have = 0, smallest = 0;
+    for (int o = 0; o < players; o++) {
+        if (o == seat || (md->teams && o == partner)) continue;
+        int size = __builtin_popcount(s->hands[o]);
+        if (!have || size < smallest) smallest = size;
+        have = 1;
+    }
+    return have ? mine * (count > 1 ? count : 1) < smallest * pips : 0;
+}
+
+static int greedy_score(const State *s, const Model *md, const Move *mv) {
+    int seat = s->turn;
+    if (s->asking >= 0) {
+        int light = pips_of(s->hands[seat] & ~(1u << DOUBLE_OF[6])) < GREEDY_HUNDRED_BELOW;
+        return 10 * ((mv->kind == HUNDRED) == light); /* tenths, as the other scores */
+    }
+    if (mv->kind == DRAW) return -GREEDY_OUT_SCORING; /* offered beside plays: drawing when able */
+    if (mv->kind == KNOCK) return -GREEDY_OUT_SCORING; /* offered beside plays: Bykovo's pass */
+    int points = s->points_mode ? GREEDY_POINT * move_points(s, mv) : 0;
+    uint32_t laid;
+    uint32_t open = open_after(s, mv, &laid);
+    int score = 0;
+    for (int j = 0; j < mv->n; j++) {
+        int t = mv->tile[j];
+        score += 10 * PIPS[t] + (IS_DOUBLE[t] ? 30 : 0);
+    }
     uint32_t rest = s->hands[seat] & ~laid;
     if (!rest) return s->points_mode ? GREEDY_OUT_SCORING + points : 10000;
     for (int v = 0; v < 7; v++)
         if (rest & SUIT[v]) score += 7;
-    uint32_t open = 0;
-    for (int i = 0; i < n_ends; i++)
-        if (ends[i] >= 0) open |= 1u << ends[i];
     int players = s->players, nxt = (seat + 1) % players, partner = (seat + 2) % players;
     uint32_t live = FULL & ~(s->table | laid) & ~md->ignore;
     int fish = 1;
@@ -908,19 +934,7 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
         if (md->teams && (s->lacks[partner] >> v & 1)) score -= 10;
         if (live & SUIT[v]) fish = 0;
     }
-    if (fish) { /* compare our count with a typical hand of each opponent's size */
-        uint32_t unseen = FULL & ~(s->table | laid) & ~rest;
-        int count = __builtin_popcount(unseen), pips = pips_of(unseen), mine = pips_of(rest);
-        int have = 0, smallest = 0;
-        for (int o = 0; o < players; o++) {
-            if (o == seat || (md->teams && o == partner)) continue;
-            int size = __builtin_popcount(s->hands[o]);
-            if (!have || size < smallest) smallest = size;
-            have = 1;
-        }
-        int light = have ? mine * (count > 1 ? count : 1) < smallest * pips : 0;
-        score += light ? 60 : -20 * mine;
-    }
+    if (fish) score += light_fish(s, md, laid, rest) ? 60 : -20 * pips_of(rest);
     return score + points;
 }
 
@@ -930,47 +944,25 @@ static int greedy_score(const State *s, const Model *md, const Move *mv) {
  * GREEDY_WEIGHTS (kozel.layout.bots.kernel), the others 0. */
 static int move_features(const State *s, const Model *md, const Move *mv, double *f) {
     int seat = s->turn;
-    int ends[MAX_ARMS + 4], n_ends = 0, index[MAX_ARMS];
-    for (int k = 0; k < MAX_ARMS; k++) {
-        index[k] = -1;
-        if (s->first >= 0 && s->ends[k] >= 0) {
-            index[k] = n_ends;
-            ends[n_ends++] = s->closed[k] ? -1 : s->ends[k];
-        }
-    }
-    uint32_t laid = 0;
+    uint32_t laid;
+    uint32_t open = open_after(s, mv, &laid);
     for (int k = 0; k < FEATURES; k++) f[k] = 0;
     for (int j = 0; j < mv->n; j++) {
-        int t = mv->tile[j], arm = mv->arm[j];
-        laid |= 1u << t;
-        f[0] += PIPS[t];
-        f[1] += IS_DOUBLE[t];
-        if (arm < 0) {
-            ends[0] = LOW[t];
-            ends[1] = HIGH[t];
-            n_ends = 2;
-        } else if (index[arm] >= 0) {
-            int i = index[arm];
-            ends[i] = mv->close[j] ? -1 : OTHER[t][ends[i]];
-        } else {
-            ends[n_ends++] = LOW[t];
-        }
+        f[0] += PIPS[mv->tile[j]];
+        f[1] += IS_DOUBLE[mv->tile[j]];
     }
     uint32_t rest = s->hands[seat] & ~laid;
     if (!rest) return 1;
     int longest = 0;
     for (int v = 0; v < 7; v++) {
-        if (rest & SUIT[v]) f[2] += 1;
+        uint32_t twin = 1u << DOUBLE_OF[v];
         int length = __builtin_popcount(rest & SUIT[v]);
+        if (length) f[2] += 1;
         if (length > longest) longest = length;
-        if (rest & (1u << DOUBLE_OF[v]) && !(rest & SUIT[v] & ~(1u << DOUBLE_OF[v]))) f[15] += 1;
+        if (rest & twin) f[11] += 1;
+        if (rest & twin && length == 1) f[15] += 1;
     }
     f[12] = longest;
-    for (int v = 0; v < 7; v++)
-        if (rest >> DOUBLE_OF[v] & 1) f[11] += 1;
-    uint32_t open = 0;
-    for (int i = 0; i < n_ends; i++)
-        if (ends[i] >= 0) open |= 1u << ends[i];
     int players = s->players, nxt = (seat + 1) % players, partner = (seat + 2) % players;
     int prev = (seat + players - 1) % players;
     uint32_t live = FULL & ~(s->table | laid) & ~md->ignore;
@@ -990,19 +982,9 @@ static int move_features(const State *s, const Model *md, const Move *mv, double
     f[10] = __builtin_popcount(fitting);
     f[13] = __builtin_popcount(others_fit);
     if (fish) {
-        uint32_t unseen = FULL & ~(s->table | laid) & ~rest;
-        int count = __builtin_popcount(unseen), pips = pips_of(unseen), mine = pips_of(rest);
-        int have = 0, smallest = 0;
-        for (int o = 0; o < players; o++) {
-            if (o == seat || (md->teams && o == partner)) continue;
-            int size = __builtin_popcount(s->hands[o]);
-            if (!have || size < smallest) smallest = size;
-            have = 1;
-        }
-        int light = have ? mine * (count > 1 ? count : 1) < smallest * pips : 0;
         f[14] = 1;
-        if (light) f[6] = 1;
-        else f[7] = mine;
+        if (light_fish(s, md, laid, rest)) f[6] = 1;
+        else f[7] = pips_of(rest);
     }
     return 0;
 }
@@ -1304,7 +1286,7 @@ static int read_model(PyObject *t, Model *md, State *s) {
             md->weights[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
         Py_DECREF(fast);
         if (n != FEATURES) {
-            PyErr_SetString(PyExc_ValueError, "a model's weights must be one a feature");
+            PyErr_SetString(PyExc_ValueError, "a model needs one weight for each feature");
             return -1;
         }
         if (PyErr_Occurred()) return -1;
