@@ -4,7 +4,8 @@ For a decision it samples many worlds consistent with what the seat has seen
 (:mod:`kozel.layout.bots.sampling`), keeps those that best explain the other seats' earlier plays
 if they play like the greedy bot (:mod:`kozel.layout.bots.inference`), and in each world plays
 every legal move followed by quick playouts to the end of the round (all moves meet the same
-playout randomness; the other seats play the greedy heuristic, ours it with some noise). A
+playout randomness; the other seats play the greedy heuristic, ours it with some noise, and
+in team Block ours and our partner's a policy learned from the expert's own choices). A
 playout's cost is what the round charges under the game's own scoring (remembered points,
 the fish mode, eggs, the Yard Goat bonuses), plus a heavy penalty for becoming the Goat,
 which is how the distance to the loss limit enters; in team play the unit is the team. In the

@@ -440,8 +440,10 @@ def pack_model(
 ) -> ModelTuple:
     """How the kernel's playouts from ``view``'s decision choose moves: the seat of the view
     plays ``own_policy``, the others ``other_policy``; a noise of N makes one move in N
-    uniform (0: none). The greedy policy needs the public facts it keeps up to date: the
-    values each seat was seen to lack, and whether the seat to move has drawn this turn."""
+    uniform (0: none); ``weights`` are the linear policy's (:data:`LINEAR`), and with
+    ``partner_as_own`` the partner of the view's seat, in team play, plays as that seat does.
+    The greedy policy needs the public facts it keeps up to date: the values each seat was
+    seen to lack, and whether the seat to move has drawn this turn."""
     assert view.seat is not None
     drew = False
     for seat, move, _ in reversed(view.history):
