@@ -23,6 +23,8 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from inference import seat_zero_choices
@@ -39,9 +41,10 @@ GROUPS = ((22, 28), (15, 21), (8, 14), (2, 7))
 
 
 class Oracle(ExpertBot):
-    """The expert whose every world is the real deal."""
+    """The expert whose every world is the real deal, as ``real`` gives it at each decision
+    (bench/peer_match.py's ``expert-seeing`` too)."""
 
-    def __init__(self, real: World, seed: int) -> None:
+    def __init__(self, real: Callable[[], World], seed: int | None) -> None:
         super().__init__(seed)
         self.real = real
 
@@ -53,7 +56,8 @@ class Oracle(ExpertBot):
         decisions: list[DecisionTuple],
         count: int,
     ) -> list[World]:
-        return [World(list(self.real.hands), [], self.real.reserve) for _ in range(count)]
+        real = self.real()
+        return [World(list(real.hands), [], real.reserve) for _ in range(count)]
 
 
 def measure(
@@ -64,7 +68,7 @@ def measure(
     losses: dict[tuple[int, int], list[tuple[bool, float]]] = defaultdict(list)
     for number, (game, view, hands) in enumerate(seat_zero_choices(games), 1):
         chosen = ExpertBot(seed=number, budget=budget).choose(view)
-        ranked = Oracle(World(hands, [], 0), number).analyse(view)
+        ranked = Oracle(partial(World, hands, [], 0), number).analyse(view)
         value = dict(ranked)[chosen]
         left = sum(view.hand_sizes)
         group = next(g for g in GROUPS if g[0] <= left <= g[1])

@@ -46,22 +46,19 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from information import Oracle
 from strength import VARIANTS
 
 from kozel.core import DOUBLE_OF, HIGH, LOW, PIPS, Knock, Move, Play, tile
 from kozel.games import BLOCK
 from kozel.layout.bots import Bot
 from kozel.layout.bots.expert import ExpertBot
-from kozel.layout.bots.sampling import Sampler, World
+from kozel.layout.bots.sampling import World
 from kozel.layout.deal import Deal
 from kozel.layout.match import Match
-from kozel.layout.views import SeatView
 from kozel.simulate import unit_gains
-
-if TYPE_CHECKING:
-    from kozel._kernel import DecisionTuple, ModelTuple
 
 PLAYERS = 4
 HAND = 7
@@ -244,29 +241,12 @@ SEEING = "expert-seeing"
 cheating bound on what the expert's search could make of perfect reading, not a player."""
 
 
-class SeeingExpert(ExpertBot):
-    """:data:`SEEING`: every world it searches is the match's real deal."""
-
-    def __init__(self, seed: int | None, match: Match) -> None:
-        super().__init__(seed)
-        self.match = match
-
-    def _worlds(
-        self,
-        view: SeatView,
-        sampler: Sampler,
-        model: ModelTuple,
-        decisions: list[DecisionTuple],
-        count: int,
-    ) -> list[World]:
-        return [World(list(self.match.round.hands), [], 0) for _ in range(count)]
-
-
 def kozel_bot(level: str, seed: int | None, match: Match | None = None) -> Bot:
     """A Kozel level of the club, one of the expert's variants of bench/strength.py, or the
     expert that sees every hand of ``match`` (:data:`SEEING`)."""
     if level == SEEING:
-        return SeeingExpert(seed, match or Match(BLOCK, BLOCK.options(), seed))
+        seen = match or Match(BLOCK, BLOCK.options(), seed)
+        return Oracle(lambda: World(list(seen.round.hands), [], 0), seed)
     if level in VARIANTS:
         return ExpertBot(seed, tuning=VARIANTS[level])
     return BLOCK.make_bot(level, seed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -24,7 +25,7 @@ def test_the_oracles_worlds_are_the_real_deal() -> None:
     while rnd.turn != 0 or len(rnd.legal_moves()) < 2:
         match.push(greedy.choose(view_for(match, rnd.turn)))
     view = view_for(match, 0)
-    oracle = information.Oracle(World(list(rnd.hands), [], 0), seed=1)
+    oracle = information.Oracle(partial(World, list(rnd.hands), [], 0), seed=1)
     worlds = oracle._worlds(view, Sampler(view, random.Random(1)), (), [], 3)
     assert [w.hands for w in worlds] == [rnd.hands] * 3
     # and the sampler's worlds, which the expert searches, are not (the others' hands differ)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -148,16 +149,13 @@ def test_kernel_lists_moves_like_legal_moves_in_a_crowded_donkey_position() -> N
     assert checked > 50
 
 
-@pytest.mark.parametrize("index", range(len(SETS)))
-def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
-    """Policy 2 scores every legal move as GreedyBot.score does (in tenths), keeps the
-    values each seat lacks as sampling.lacked_values does, and plays a best move."""
+def part_way(index: int, seeds: int) -> Iterator[tuple[int, Match]]:
+    """For each of ``seeds`` seeds, a match of option set ``index`` whose first round is
+    part-way through (up to 15 random moves, seeded by ``index``): the seed and the match."""
     rules, raw = SETS[index]
     opts = rules.options(raw)
     picker = random.Random(index)
-    bot = GreedyBot()
-    steps = checked = 0
-    for seed in range(60):
+    for seed in range(seeds):
         match = Match(rules, opts, seed)
         rnd = match.next_round()
         for _ in range(picker.randrange(0, 16)):
@@ -165,8 +163,18 @@ def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
                 break
             moves = rnd.legal_moves()
             match.push(moves[picker.randrange(len(moves))])
-        if rnd.over:
-            continue
+        if not rnd.over:
+            yield seed, match
+
+
+@pytest.mark.parametrize("index", range(len(SETS)))
+def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
+    """Policy 2 scores every legal move as GreedyBot.score does (in tenths), keeps the
+    values each seat lacks as sampling.lacked_values does, and plays a best move."""
+    bot = GreedyBot()
+    steps = checked = 0
+    for seed, match in part_way(index, 60):
+        rnd = match.round
         model = pack_model(view_for(match, rnd.turn), GREEDY, 0, GREEDY, 0)
         for turn, count, kernel_move, lacks, scores in _kernel.model_trace(
             pack_round(rnd), model, seed
@@ -190,21 +198,10 @@ def test_the_greedy_playout_policy_is_the_greedy_bot(index: int) -> None:
 def test_the_linear_policy_with_the_greedy_weights_is_the_greedy_policy(index: int) -> None:
     """The linear policy's features, weighted by GREEDY_WEIGHTS, score every legal move as
     GreedyBot.score does (in tenths), and its playouts are the greedy policy's move for move."""
-    rules, raw = SETS[index]
-    opts = rules.options(raw)
-    picker = random.Random(index)
     bot = GreedyBot()
     scoring_games = checked = 0
-    for seed in range(30):
-        match = Match(rules, opts, seed)
-        rnd = match.next_round()
-        for _ in range(picker.randrange(0, 16)):
-            if rnd.over:
-                break
-            moves = rnd.legal_moves()
-            match.push(moves[picker.randrange(len(moves))])
-        if rnd.over:
-            continue
+    for seed, match in part_way(index, 30):
+        rnd = match.round
         view = view_for(match, rnd.turn)
         moves = list(view.legal_moves)
         kernel_moves = [to_kernel(m) for m in moves]
